@@ -1,0 +1,504 @@
+//! Bots as processes: spawning on either channel, line I/O under deadlines, capturing stderr, and
+//! making sure nothing a bot started outlives its game.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use nix::sys::signal::{Signal, killpg};
+use nix::sys::stat::Mode;
+use nix::unistd::Pid;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::unix::pipe;
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio::time::{Instant, sleep, sleep_until, timeout};
+use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+
+use super::{BotCommand, BotSpec, Channel};
+use crate::games::{Fault, FaultKind};
+
+/// How long arena keeps listening after a bot's process exited, for lines it wrote just before.
+const EXIT_LINGER: Duration = Duration::from_millis(100);
+
+/// Limits on what arena accepts from a bot.
+#[derive(Debug, Clone, Copy)]
+pub struct IoLimits {
+    /// Longest line accepted, in bytes, without its newline.
+    pub max_line: usize,
+    /// Bytes of stderr kept in the capture file; the rest is counted and dropped.
+    pub stderr_cap: u64,
+    /// After the game: how long the bot may take to exit once its input is closed, and again
+    /// after SIGTERM, before SIGKILL.
+    pub grace: Duration,
+}
+
+impl Default for IoLimits {
+    fn default() -> Self {
+        IoLimits {
+            max_line: 64 * 1024,
+            stderr_cap: 1024 * 1024,
+            grace: Duration::from_secs(1),
+        }
+    }
+}
+
+/// What waiting for a line from a bot produced.
+#[derive(Debug, PartialEq)]
+pub enum Event {
+    Line(String),
+    /// The deadline passed with no complete line.
+    Timeout,
+    /// The bot closed its output (end of file).
+    Eof,
+    /// The bot's process ended (how it ended) and left no line.
+    Exited(String),
+    /// A line longer than the limit.
+    TooLong,
+    /// Bytes that are not UTF-8.
+    NotUtf8,
+    ReadError(String),
+}
+
+impl Event {
+    /// The fault for anything but a line; `waited` says what arena was waiting for.
+    pub fn into_fault(self, waited: &str, max_line: usize) -> Fault {
+        match self {
+            Event::Line(_) => unreachable!("a line is not a fault"),
+            Event::Timeout => Fault::new(FaultKind::Timeout, format!("timed out {waited}")),
+            Event::Eof => Fault::new(
+                FaultKind::Crash,
+                format!("closed its output {waited} (end of file)"),
+            ),
+            Event::Exited(how) => Fault::new(FaultKind::Crash, format!("{how} {waited}")),
+            Event::TooLong => {
+                Fault::protocol(format!("sent a line longer than {max_line} bytes {waited}"))
+            }
+            Event::NotUtf8 => Fault::protocol(format!("sent bytes that are not UTF-8 {waited}")),
+            Event::ReadError(e) => {
+                Fault::new(FaultKind::Crash, format!("read error {waited}: {e}"))
+            }
+        }
+    }
+}
+
+pub fn describe_exit(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(sig)) => {
+            let name = Signal::try_from(sig)
+                .map(|s| s.as_str().to_string())
+                .unwrap_or_else(|_| sig.to_string());
+            format!("was killed by {name}")
+        }
+        _ => format!("ended ({status})"),
+    }
+}
+
+type Lines = FramedRead<Box<dyn AsyncRead + Send + Unpin>, LinesCodec>;
+
+/// A running process of a bot: its group, its captured stderr, its directories.
+struct Process {
+    child: Child,
+    pgid: Pid,
+    exit: Option<String>,
+    /// Set once `terminate` has killed the group; until then dropping the process kills it.
+    terminated: bool,
+    stderr_task: JoinHandle<()>,
+    // Removed when the game is over; kept alive until then.
+    _workdir: Option<tempfile::TempDir>,
+    _fifo_dir: Option<tempfile::TempDir>,
+}
+
+impl Process {
+    /// Close-out: wait for the process to exit, then SIGTERM its group, a grace, SIGKILL, reap.
+    /// The group is killed even when the leader exited by itself, so that children it left behind
+    /// (holding the pipes open, or just running) go too.
+    async fn terminate(mut self, grace: Duration) -> String {
+        if self.exit.is_none()
+            && let Ok(Ok(status)) = timeout(grace, self.child.wait()).await
+        {
+            self.exit = Some(describe_exit(status));
+        }
+        if self.exit.is_none() {
+            let _ = killpg(self.pgid, Signal::SIGTERM);
+            if let Ok(Ok(status)) = timeout(grace, self.child.wait()).await {
+                self.exit = Some(format!("{} after SIGTERM", describe_exit(status)));
+            }
+        }
+        let _ = killpg(self.pgid, Signal::SIGKILL);
+        self.terminated = true;
+        if self.exit.is_none() {
+            self.exit = Some(match self.child.wait().await {
+                Ok(status) => describe_exit(status),
+                Err(e) => format!("could not be reaped: {e}"),
+            });
+        }
+        // The capture ends at end of file, once every process holding the pipe is gone; one that
+        // escaped the group must not hold the game open.
+        if timeout(grace, &mut self.stderr_task).await.is_err() {
+            self.stderr_task.abort();
+        }
+        self.exit.take().unwrap_or_default()
+    }
+}
+
+impl Drop for Process {
+    /// A game abandoned half-way (Ctrl-C, a panic) still takes its bots' process groups with it.
+    fn drop(&mut self) {
+        if !self.terminated {
+            let _ = killpg(self.pgid, Signal::SIGKILL);
+        }
+    }
+}
+
+/// A live line connection to a bot (a process, or the terminal).
+pub struct Connection {
+    writer: Box<dyn AsyncWrite + Send + Unpin>,
+    lines: Lines,
+    process: Option<Process>,
+    limits: IoLimits,
+}
+
+impl Connection {
+    /// Start a bot program. For the pipe channel this waits (up to `startup`) until the bot has
+    /// opened both FIFOs, as coco does. Errors are faults of the bot: it could not start.
+    pub async fn spawn(
+        spec: &BotSpec,
+        stderr_path: &Path,
+        startup: Duration,
+        limits: IoLimits,
+    ) -> Result<Connection, Fault> {
+        let crash = |what: String| Fault::new(FaultKind::Crash, what);
+        let argv = match &spec.command {
+            BotCommand::Program(argv) => argv,
+            BotCommand::Terminal => return Ok(Self::terminal(limits)),
+            BotCommand::Builtin(_) => unreachable!("built-in bots have no process"),
+        };
+        let (workdir, dir) = match &spec.dir {
+            Some(d) => (None, d.clone()),
+            None => {
+                let t = tempfile::Builder::new()
+                    .prefix("arena-bot-")
+                    .tempdir()
+                    .map_err(|e| crash(format!("could not create a working directory: {e}")))?;
+                let p = t.path().to_path_buf();
+                (Some(t), p)
+            }
+        };
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..])
+            .current_dir(&dir)
+            .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .process_group(0)
+            .kill_on_drop(true);
+
+        let (err_read, err_write) =
+            std::io::pipe().map_err(|e| crash(format!("could not create a pipe: {e}")))?;
+        let err_write2 = err_write
+            .try_clone()
+            .map_err(|e| crash(format!("could not create a pipe: {e}")))?;
+        cmd.stderr(err_write);
+
+        let mut fifos = None;
+        match spec.channel {
+            Channel::Stdio => {
+                cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+                drop(err_write2);
+            }
+            Channel::Pipe => {
+                let d = tempfile::Builder::new()
+                    .prefix("arena-pipes-")
+                    .tempdir()
+                    .map_err(|e| crash(format!("could not create the pipes' directory: {e}")))?;
+                let (pin, pout) = (d.path().join("coco.in"), d.path().join("coco.out"));
+                for p in [&pin, &pout] {
+                    nix::unistd::mkfifo(p, Mode::S_IRUSR | Mode::S_IWUSR)
+                        .map_err(|e| crash(format!("could not create a FIFO: {e}")))?;
+                }
+                cmd.env("COCO_PIPEIN", &pin).env("COCO_PIPEOUT", &pout);
+                // The bot's stdout is free on this channel: keep it with its stderr.
+                cmd.stdin(Stdio::null()).stdout(err_write2);
+                fifos = Some((d, pin, pout));
+            }
+        }
+
+        let spawned = cmd.spawn();
+        // The command holds the write end of the stderr pipe: drop it, or the capture never ends.
+        drop(cmd);
+        let child = spawned.map_err(|e| crash(format!("could not start '{}': {e}", argv[0])))?;
+        let pgid = Pid::from_raw(child.id().expect("a just-spawned child has a pid") as i32);
+        let stderr_task = tokio::spawn(capture(err_read, stderr_path.to_path_buf(), limits));
+
+        let mut process = Process {
+            child,
+            pgid,
+            exit: None,
+            terminated: false,
+            stderr_task,
+            _workdir: workdir,
+            _fifo_dir: None,
+        };
+
+        let (writer, reader): (
+            Box<dyn AsyncWrite + Send + Unpin>,
+            Box<dyn AsyncRead + Send + Unpin>,
+        ) = match fifos {
+            None => {
+                let stdin = process.child.stdin.take().expect("piped stdin");
+                let stdout = process.child.stdout.take().expect("piped stdout");
+                (Box::new(stdin), Box::new(stdout))
+            }
+            Some((d, pin, pout)) => {
+                process._fifo_dir = Some(d);
+                match open_fifos(&mut process, &pin, &pout, startup).await {
+                    Ok((tx, rx)) => (Box::new(tx), Box::new(rx)),
+                    Err(fault) => {
+                        process.terminate(limits.grace).await;
+                        return Err(fault);
+                    }
+                }
+            }
+        };
+        Ok(Connection {
+            writer,
+            lines: FramedRead::new(reader, LinesCodec::new_with_max_length(limits.max_line)),
+            process: Some(process),
+            limits,
+        })
+    }
+
+    /// A person playing on this terminal: the stream goes to stdout, moves come from stdin.
+    pub fn terminal(limits: IoLimits) -> Connection {
+        Connection {
+            writer: Box::new(tokio::io::stdout()),
+            lines: FramedRead::new(
+                Box::new(tokio::io::stdin()),
+                LinesCodec::new_with_max_length(limits.max_line),
+            ),
+            process: None,
+            limits,
+        }
+    }
+
+    /// Write lines (each already ending in a newline) and flush them.
+    pub async fn send(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.writer.write_all(bytes).await?;
+        self.writer.flush().await
+    }
+
+    /// Wait for the next line until `deadline`. Cancel-safe: a partly read line stays buffered.
+    pub async fn next_event(&mut self, deadline: Instant) -> Event {
+        let mut deadline = deadline;
+        loop {
+            let exited = self.process.as_ref().is_none_or(|p| p.exit.is_some());
+            tokio::select! {
+                biased;
+                item = self.lines.next() => return match item {
+                    Some(Ok(line)) => Event::Line(line),
+                    None => self.eof().await,
+                    Some(Err(LinesCodecError::MaxLineLengthExceeded)) => Event::TooLong,
+                    Some(Err(LinesCodecError::Io(e))) if e.kind() == std::io::ErrorKind::InvalidData => Event::NotUtf8,
+                    Some(Err(LinesCodecError::Io(e))) => Event::ReadError(e.to_string()),
+                },
+                status = async { self.process.as_mut().expect("checked").child.wait().await }, if !exited => {
+                    let how = match status {
+                        Ok(s) => describe_exit(s),
+                        Err(e) => format!("could not be waited for: {e}"),
+                    };
+                    self.process.as_mut().expect("checked").exit = Some(how);
+                    // Its last words may still be in the pipe, or a child may hold it open.
+                    deadline = deadline.min(Instant::now() + EXIT_LINGER);
+                }
+                _ = sleep_until(deadline) => {
+                    return match self.process.as_ref().and_then(|p| p.exit.clone()) {
+                        Some(how) => Event::Exited(how),
+                        None => Event::Timeout,
+                    };
+                }
+            }
+        }
+    }
+
+    /// End of the bot's output: usually it exited, and how it did says more than 'end of file'.
+    async fn eof(&mut self) -> Event {
+        let Some(p) = self.process.as_mut() else {
+            return Event::Eof;
+        };
+        if p.exit.is_none()
+            && let Ok(Ok(status)) = timeout(EXIT_LINGER, p.child.wait()).await
+        {
+            p.exit = Some(describe_exit(status));
+        }
+        match &p.exit {
+            Some(how) => Event::Exited(how.clone()),
+            None => Event::Eof,
+        }
+    }
+
+    /// End the connection: close the bot's input, let it exit, then kill its whole group.
+    /// Returns how the process ended (empty for the terminal).
+    pub async fn close(self) -> String {
+        let Connection {
+            writer,
+            lines,
+            process,
+            limits,
+        } = self;
+        drop(writer);
+        drop(lines);
+        match process {
+            Some(p) => p.terminate(limits.grace).await,
+            None => String::new(),
+        }
+    }
+}
+
+/// Open arena's ends of the two FIFOs, as coco does: both at once (the bot may open them in
+/// either order); the bot has started when both opens return. Blocking opens run on the blocking
+/// pool; on failure they are released by opening the other ends ourselves.
+async fn open_fifos(
+    process: &mut Process,
+    pin: &Path,
+    pout: &Path,
+    startup: Duration,
+) -> Result<(pipe::Sender, pipe::Receiver), Fault> {
+    let (pin2, pout2) = (pin.to_path_buf(), pout.to_path_buf());
+    let open_in = tokio::task::spawn_blocking(move || OpenOptions::new().write(true).open(pin2));
+    let open_out = tokio::task::spawn_blocking(move || OpenOptions::new().read(true).open(pout2));
+    let mut both = tokio::spawn(async move { (open_in.await, open_out.await) });
+    let failure = tokio::select! {
+        biased;
+        opened = &mut both => {
+            let (Ok(Ok(fin)), Ok(Ok(fout))) = opened.expect("the opener does not panic") else {
+                return Err(Fault::new(FaultKind::Crash, "the pipes could not be opened"));
+            };
+            let wrap = |e: std::io::Error| Fault::new(FaultKind::Crash, format!("pipe: {e}"));
+            return Ok((pipe::Sender::from_file(fin).map_err(wrap)?, pipe::Receiver::from_file(fout).map_err(wrap)?));
+        }
+        status = process.child.wait() => {
+            let how = status.map(describe_exit).unwrap_or_else(|e| e.to_string());
+            process.exit = Some(how.clone());
+            Fault::new(FaultKind::Crash, format!("{how} before opening COCO_PIPEIN and COCO_PIPEOUT"))
+        }
+        _ = sleep(startup) => Fault::new(
+            FaultKind::Timeout,
+            format!("did not open COCO_PIPEIN and COCO_PIPEOUT within {} s", startup.as_secs_f64()),
+        ),
+    };
+    let nonblock = nix::libc::O_NONBLOCK;
+    let _release_in = OpenOptions::new()
+        .read(true)
+        .custom_flags(nonblock)
+        .open(pin);
+    let _release_out = OpenOptions::new()
+        .write(true)
+        .custom_flags(nonblock)
+        .open(pout);
+    let _ = both.await;
+    Err(failure)
+}
+
+/// Copy a bot's stderr to its capture file, up to the cap; count what goes beyond.
+async fn capture(read: std::io::PipeReader, path: PathBuf, limits: IoLimits) {
+    let Ok(mut rx) = pipe::Receiver::from_owned_fd(read.into()) else {
+        return;
+    };
+    let mut file = File::create(&path).ok();
+    let mut kept = 0u64;
+    let mut dropped = 0u64;
+    let mut buf = vec![0u8; 8192];
+    loop {
+        let n = match rx.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let room = limits.stderr_cap.saturating_sub(kept) as usize;
+        let keep = n.min(room);
+        if keep > 0
+            && let Some(f) = file.as_mut()
+        {
+            // A full disk must not stop the game: stop keeping, keep draining.
+            if f.write_all(&buf[..keep]).is_err() {
+                file = None;
+            }
+        }
+        kept += keep as u64;
+        dropped += (n - keep) as u64;
+    }
+    if let Some(f) = file.as_mut()
+        && dropped > 0
+    {
+        let _ = writeln!(
+            f,
+            "\n[arena: {dropped} more bytes of output dropped after the first {kept}]"
+        );
+    }
+}
+
+/// A spectator program (`--spectate CMD`): receives the spectator stream on its stdin.
+pub struct SpectatorSink {
+    tx: Option<mpsc::UnboundedSender<String>>,
+    task: JoinHandle<()>,
+    process: Option<Process>,
+}
+
+impl SpectatorSink {
+    pub fn spawn(command: &BotCommand, limits: IoLimits) -> Result<SpectatorSink, String> {
+        let BotCommand::Program(argv) = command else {
+            return Err("--spectate needs a program".into());
+        };
+        let mut child = Command::new(&argv[0])
+            .args(&argv[1..])
+            .stdin(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| format!("could not start spectator '{}': {e}", argv[0]))?;
+        let pgid = Pid::from_raw(child.id().unwrap_or(0) as i32);
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+        let task = tokio::spawn(async move {
+            while let Some(mut line) = rx.recv().await {
+                line.push('\n');
+                // A spectator that stops reading only loses its own view.
+                if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
+                    break;
+                }
+            }
+        });
+        let _ = limits;
+        Ok(SpectatorSink {
+            tx: Some(tx),
+            task,
+            process: Some(Process {
+                child,
+                pgid,
+                exit: None,
+                terminated: false,
+                stderr_task: tokio::spawn(async {}),
+                _workdir: None,
+                _fifo_dir: None,
+            }),
+        })
+    }
+
+    pub fn sender(&self) -> mpsc::UnboundedSender<String> {
+        self.tx.clone().expect("open until finished")
+    }
+
+    /// Close the stream and let the spectator finish drawing, then end it.
+    pub async fn finish(mut self, grace: Duration) {
+        self.tx = None;
+        let _ = (&mut self.task).await;
+        if let Some(p) = self.process.take() {
+            p.terminate(grace).await;
+        }
+    }
+}

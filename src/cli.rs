@@ -1,0 +1,86 @@
+//! The command line (contract: ARCHITECTURE.md section 2).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::bot::Channel;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "arena",
+    version,
+    about = "Run matches and tournaments between game-playing programs, locally.",
+    after_help = "A BOT is a command line (\"python3 bots/royalur/random.py\"), a path to an \
+executable, builtin:NAME for one of arena's own bots, or - to play yourself on this terminal."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the games, or print one game's rules, protocol and parameters.
+    Games {
+        /// The game to describe.
+        game: Option<String>,
+    },
+    /// Play a match between two bots.
+    Duel(DuelArgs),
+    /// Re-check a game log against the referee and print its spectator stream.
+    Replay {
+        /// A game log (.jsonl) written by arena.
+        log: PathBuf,
+        /// Pipe the spectator stream into this program instead of printing it.
+        #[arg(long, value_name = "CMD")]
+        spectate: Option<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct DuelArgs {
+    /// The bot in seat 0 of the first game.
+    pub bot0: String,
+    /// The bot in seat 1 of the first game.
+    pub bot1: String,
+    /// The game to play (see `arena games`).
+    #[arg(long, short = 'g')]
+    pub game: String,
+    /// Number of games; the bots swap seats after each game.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// A game parameter, as key=value (repeatable).
+    #[arg(short = 'a', long = "arg", value_name = "KEY=VAL")]
+    pub args: Vec<String>,
+    /// Seconds allowed per move (default: the game's).
+    #[arg(long, short = 't')]
+    pub timeout: Option<f64>,
+    /// Seconds allowed for a bot's first move, to start up (default: the game's).
+    #[arg(long)]
+    pub startup_timeout: Option<f64>,
+    /// How the bots talk to arena: one channel for both, or one per bot (`pipe,stdio`).
+    #[arg(
+        long,
+        short = 'c',
+        value_enum,
+        value_delimiter = ',',
+        default_value = "stdio"
+    )]
+    pub channel: Vec<Channel>,
+    /// Seed for the games' randomness and the built-in bots (default: random, printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Folder for the game logs and the bots' stderr (default: results/duel-<game>-<time>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Pipe the live spectator stream of each game into this program.
+    #[arg(long, value_name = "CMD")]
+    pub spectate: Option<String>,
+    /// Print one JSON object per finished game on stdout; everything else goes to stderr.
+    #[arg(long)]
+    pub json: bool,
+    /// The bots' names, as sent to them by the games that send names (default: from the commands).
+    #[arg(long, value_name = "NAME0,NAME1")]
+    pub names: Option<String>,
+}

@@ -1,0 +1,249 @@
+//! `arena games` and `arena duel`: one quick match between two bots.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::bot::process::IoLimits;
+use crate::bot::{BotCommand, BotSpec, SpectatorSink};
+use crate::cli::DuelArgs;
+use crate::error::{Error, Result};
+use crate::games::{self, GameInfo, Params, derive_seed};
+use crate::referee::{self, GameRecord, MatchSetup, Player};
+
+/// `arena games [GAME]`.
+pub fn games(name: Option<&str>) -> Result<()> {
+    match name {
+        None => {
+            for g in games::ALL {
+                println!("{:<10} {}", g.name, g.summary);
+            }
+        }
+        Some(name) => println!("{}", find_game(name)?.full_description()),
+    }
+    Ok(())
+}
+
+pub fn find_game(name: &str) -> Result<&'static GameInfo> {
+    games::find(name).ok_or_else(|| {
+        let known: Vec<_> = games::ALL.iter().map(|g| g.name).collect();
+        Error::Usage(format!(
+            "unknown game '{name}' (known: {})",
+            known.join(", ")
+        ))
+    })
+}
+
+/// Seconds within Code Colosseum's bounds for a timeout.
+pub fn check_timeout(what: &str, secs: f64) -> Result<Duration> {
+    if secs.is_finite() && (0.1..=600.0).contains(&secs) {
+        Ok(Duration::from_secs_f64(secs))
+    } else {
+        Err(Error::Usage(format!(
+            "{what} must be from 0.1 to 600 seconds, got {secs}"
+        )))
+    }
+}
+
+/// Parse a BOT argument for `game`, checking that a built-in exists.
+pub fn parse_bot(text: &str, game: &GameInfo, args: &DuelArgs, which: usize) -> Result<BotSpec> {
+    let base = std::env::current_dir().map_err(Error::io("reading the current directory"))?;
+    let channel = match args.channel[..] {
+        [both] => both,
+        [a, b] => [a, b][which],
+        _ => {
+            return Err(Error::Usage(
+                "--channel takes one channel, or two separated by a comma".into(),
+            ));
+        }
+    };
+    let spec = BotSpec::parse(text, &base, channel)
+        .map_err(|e| Error::Usage(format!("bot {} ({text}): {e}", which + 1)))?;
+    if let BotCommand::Builtin(name) = &spec.command
+        && !game.has_builtin(name)
+    {
+        let known: Vec<_> = game
+            .builtins
+            .iter()
+            .map(|(n, _)| format!("builtin:{n}"))
+            .collect();
+        return Err(Error::Usage(format!(
+            "bot {} ({text}): {} has no built-in bot '{name}' (it has: {})",
+            which + 1,
+            game.name,
+            known.join(", ")
+        )));
+    }
+    Ok(spec)
+}
+
+/// Names for the two bots: as given, else from their commands, made distinct.
+fn names(args: &DuelArgs, bots: &[BotSpec; 2]) -> Result<[String; 2]> {
+    if let Some(given) = &args.names {
+        return match given.split(',').map(str::trim).collect::<Vec<_>>()[..] {
+            [a, b] if !a.is_empty() && !b.is_empty() && a != b => Ok([a.into(), b.into()]),
+            _ => Err(Error::Usage(format!(
+                "--names {given}: expected two different names, as NAME0,NAME1"
+            ))),
+        };
+    }
+    let a = bots[0].command.default_name();
+    let b = bots[1].command.default_name();
+    Ok(if a == b {
+        [format!("{a}-1"), format!("{b}-2")]
+    } else {
+        [a, b]
+    })
+}
+
+pub fn format_score(x: f64) -> String {
+    if x == 0.5 {
+        "1/2".into()
+    } else {
+        format!("{x}")
+    }
+}
+
+/// The stable one-line summary of a finished game.
+pub fn finished_line(id: usize, r: &GameRecord) -> String {
+    let mut line = format!(
+        "Finished game {id} ({} vs {}): {}-{} {}, {} plies",
+        r.players[0],
+        r.players[1],
+        format_score(r.scores[0]),
+        format_score(r.scores[1]),
+        r.reason.as_str(),
+        r.plies
+    );
+    if let (Some(seat), Some(detail)) = (r.faulted, &r.detail) {
+        line.push_str(&format!(": {} {detail}", r.players[seat]));
+    }
+    line
+}
+
+fn default_out(game: &str) -> PathBuf {
+    let stamp: String = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+        .to_string()
+        .chars()
+        .filter(|c| c.is_ascii_digit())
+        .collect();
+    Path::new("results").join(format!("duel-{game}-{}-{}", &stamp[..8], &stamp[8..]))
+}
+
+pub async fn run(args: DuelArgs) -> Result<()> {
+    let game = find_game(&args.game)?;
+    let pairs = Params::parse_pairs(&args.args).map_err(Error::Usage)?;
+    let params = game
+        .resolve_params(pairs)
+        .map_err(|e| Error::Usage(format!("{}: {e}", game.name)))?;
+    let timeout = check_timeout("--timeout", args.timeout.unwrap_or(game.timeout))?;
+    let startup_timeout = check_timeout(
+        "--startup-timeout",
+        args.startup_timeout.unwrap_or(game.startup_timeout),
+    )?;
+    let bots = [
+        parse_bot(&args.bot0, game, &args, 0)?,
+        parse_bot(&args.bot1, game, &args, 1)?,
+    ];
+    if bots.iter().all(|b| b.command == BotCommand::Terminal) {
+        return Err(Error::Usage("only one bot can be the terminal (-)".into()));
+    }
+    let spectate = match &args.spectate {
+        Some(cmd) => {
+            let base =
+                std::env::current_dir().map_err(Error::io("reading the current directory"))?;
+            Some(
+                BotCommand::parse(cmd, &base)
+                    .map_err(|e| Error::Usage(format!("--spectate: {e}")))?,
+            )
+        }
+        None => None,
+    };
+    let names = names(&args, &bots)?;
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let out = args.out.clone().unwrap_or_else(|| default_out(game.name));
+    let logs = out.join("logs");
+    std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
+    let limits = IoLimits::default();
+
+    // Results on stdout; with --json, only the JSON there and the words on stderr.
+    let say = |text: &str| {
+        if args.json {
+            eprintln!("{text}");
+        } else {
+            println!("{text}");
+        }
+    };
+    eprintln!(
+        "arena: {} vs {} at {}, {} game(s), seed {seed}, logs in {}",
+        names[0],
+        names[1],
+        game.name,
+        args.games,
+        logs.display()
+    );
+
+    let mut tally = [0u32; 3]; // wins, draws, losses of the first bot
+    let mut points = [0.0f64; 2];
+    for i in 0..args.games as usize {
+        // The first bot takes seat 0 in game 1, then seats alternate.
+        let order = if i % 2 == 0 { [0, 1] } else { [1, 0] };
+        let players = order.map(|b| Player {
+            name: names[b].clone(),
+            bot: bots[b].clone(),
+        });
+        let sink = match &spectate {
+            Some(cmd) => Some(SpectatorSink::spawn(cmd, limits).map_err(Error::Usage)?),
+            None => None,
+        };
+        let record = referee::play(MatchSetup {
+            game,
+            params: params.clone(),
+            seed: derive_seed(seed, i as u64),
+            players,
+            timeout,
+            startup_timeout,
+            limits,
+            log_path: logs.join(format!("game-{:04}.jsonl", i + 1)),
+            spectator: sink.as_ref().map(|s| s.sender()),
+        })
+        .await?;
+        if let Some(sink) = sink {
+            sink.finish(limits.grace).await;
+        }
+        let first = order
+            .iter()
+            .position(|&b| b == 0)
+            .expect("bot 0 has a seat");
+        let s = record.scores[first];
+        points[0] += s;
+        points[1] += record.scores[1 - first];
+        tally[if s == 1.0 {
+            0
+        } else if s == 0.5 {
+            1
+        } else {
+            2
+        }] += 1;
+        say(&finished_line(i + 1, &record));
+        if args.json {
+            let mut stdout = std::io::stdout().lock();
+            let _ = serde_json::to_writer(&mut stdout, &record);
+            let _ = writeln!(stdout);
+            let _ = stdout.flush();
+        }
+    }
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    say(&format!(
+        "{} vs {}: {}, {}, {} for {} (score {}-{})",
+        names[0],
+        names[1],
+        plural(tally[0], "win", "wins"),
+        plural(tally[1], "draw", "draws"),
+        plural(tally[2], "loss", "losses"),
+        names[0],
+        points[0],
+        points[1]
+    ));
+    Ok(())
+}

@@ -1,0 +1,301 @@
+//! The games arena can referee, and the one trait the referee drives them through.
+//!
+//! A game is a state machine over lines: the referee tells it which line arrived from which seat,
+//! and the game answers with what to send to each seat and to the spectators. It never reads,
+//! writes or waits by itself, so one referee loop (with its deadlines, logging and failure
+//! handling) serves every game, and a logged game can be replayed through the same code.
+
+use std::time::Duration;
+
+use rand_chacha::ChaCha8Rng;
+
+pub mod params;
+pub mod roshambo;
+pub mod royalur;
+
+pub use params::{ParamKind, ParamSpec, Params};
+
+/// A seat index: 0 or 1. Every game here is for exactly two players.
+pub type Seat = usize;
+
+/// The other seat.
+pub fn other(seat: Seat) -> Seat {
+    1 - seat
+}
+
+/// Why a seat failed. The names are the `reason` values of the output contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FaultKind {
+    /// No complete line before the deadline.
+    Timeout,
+    /// The bot exited, closed its output, or could not be started.
+    Crash,
+    /// A well-formed move that the rules forbid.
+    Illegal,
+    /// A line that is not a move at all: garbage, too long, not UTF-8, a wrong token.
+    Protocol,
+}
+
+impl FaultKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FaultKind::Timeout => "timeout",
+            FaultKind::Crash => "crash",
+            FaultKind::Illegal => "illegal",
+            FaultKind::Protocol => "protocol",
+        }
+    }
+}
+
+/// A failure of one seat, with a sentence a person can act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub detail: String,
+}
+
+impl Fault {
+    pub fn new(kind: FaultKind, detail: impl Into<String>) -> Self {
+        Fault {
+            kind,
+            detail: detail.into(),
+        }
+    }
+    pub fn illegal(detail: impl Into<String>) -> Self {
+        Self::new(FaultKind::Illegal, detail)
+    }
+    pub fn protocol(detail: impl Into<String>) -> Self {
+        Self::new(FaultKind::Protocol, detail)
+    }
+}
+
+/// How a game that ran to its end (no fault) finished.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub scores: [f64; 2],
+    /// `Normal` for a decided game, `Draw`, or `Limit` when a move limit stopped it.
+    pub reason: Reason,
+}
+
+impl Outcome {
+    pub fn win(seat: Seat) -> Self {
+        let mut scores = [0.0; 2];
+        scores[seat] = 1.0;
+        Outcome {
+            scores,
+            reason: Reason::Normal,
+        }
+    }
+    pub fn draw(reason: Reason) -> Self {
+        Outcome {
+            scores: [0.5, 0.5],
+            reason,
+        }
+    }
+}
+
+/// Why a game ended: the `reason` of the output contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reason {
+    Normal,
+    Draw,
+    Timeout,
+    Crash,
+    Illegal,
+    Protocol,
+    Limit,
+}
+
+impl From<FaultKind> for Reason {
+    fn from(kind: FaultKind) -> Self {
+        match kind {
+            FaultKind::Timeout => Reason::Timeout,
+            FaultKind::Crash => Reason::Crash,
+            FaultKind::Illegal => Reason::Illegal,
+            FaultKind::Protocol => Reason::Protocol,
+        }
+    }
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Normal => "normal",
+            Reason::Draw => "draw",
+            Reason::Timeout => "timeout",
+            Reason::Crash => "crash",
+            Reason::Illegal => "illegal",
+            Reason::Protocol => "protocol",
+            Reason::Limit => "limit",
+        }
+    }
+}
+
+/// What a game asks the referee to do, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    /// One line (without its newline) to one seat.
+    To(Seat, String),
+    /// One line to the spectator stream.
+    Spectators(String),
+    /// Wait before going on (a game's `pace`).
+    Pause(Duration),
+}
+
+/// The messages a game produces in one step; the referee delivers them in order.
+#[derive(Debug, Default)]
+pub struct Outbox {
+    pub msgs: Vec<Msg>,
+}
+
+impl Outbox {
+    pub fn to(&mut self, seat: Seat, line: impl Into<String>) {
+        self.msgs.push(Msg::To(seat, line.into()));
+    }
+    pub fn spectators(&mut self, line: impl Into<String>) {
+        self.msgs.push(Msg::Spectators(line.into()));
+    }
+    /// The same line to both seats and the spectators.
+    pub fn everyone(&mut self, line: &str) {
+        self.to(0, line);
+        self.to(1, line);
+        self.spectators(line);
+    }
+    pub fn pause(&mut self, seconds: f64) {
+        if seconds > 0.0 {
+            self.msgs.push(Msg::Pause(Duration::from_secs_f64(seconds)));
+        }
+    }
+    pub fn take(&mut self) -> Vec<Msg> {
+        std::mem::take(&mut self.msgs)
+    }
+}
+
+/// What a line from a seat did to the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// The line was taken; the seat's next wait (if any) is a new turn with a fresh deadline.
+    Done,
+    /// The line was refused but the seat may try again within the same deadline (dama's retries).
+    Retry,
+}
+
+/// One match of a game, driven by the referee.
+pub trait Game: Send {
+    /// The opening lines (names, seats, the first board).
+    fn start(&mut self, out: &mut Outbox);
+
+    /// The seats whose next line the game is waiting for. Both for simultaneous moves, none when
+    /// the game is over.
+    fn awaiting(&self) -> [bool; 2];
+
+    /// A line (newline removed) from a seat the game was waiting for.
+    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault>;
+
+    /// A seat failed (its line was refused, or the referee saw it time out or crash). The game
+    /// tells the others (e.g. `RETIRE`) and may go on waiting for the other seat's pending line;
+    /// it never waits for the failed seat again.
+    fn on_fault(&mut self, seat: Seat, fault: &Fault, out: &mut Outbox);
+
+    /// The result once the game has ended without a fault.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Moves (or rounds) played so far.
+    fn plies(&self) -> u32;
+
+    /// The line the built-in bot `name` would send now for `seat`. Only called while the game
+    /// awaits that seat, and `name` is one of the game's `builtins`.
+    fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String;
+}
+
+/// Builds a match from resolved parameters, the players' names and the game's seed.
+pub type CreateGame = fn(&Params, [String; 2], u64) -> Result<Box<dyn Game>, String>;
+
+/// A game arena knows: its name, description, parameters and built-in bots.
+pub struct GameInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// The Markdown printed by `arena games NAME`, before the generated parameter table.
+    pub description: &'static str,
+    pub params: &'static [ParamSpec],
+    /// Built-in bots: (name, what it does).
+    pub builtins: &'static [(&'static str, &'static str)],
+    /// Default seconds per move, and for a bot's first move.
+    pub timeout: f64,
+    pub startup_timeout: f64,
+    /// Build a match; the parameters are already resolved against `params`. An error names the
+    /// parameter whose value the game refuses.
+    pub create: CreateGame,
+}
+
+impl GameInfo {
+    pub fn new_game(
+        &self,
+        params: &Params,
+        names: [String; 2],
+        seed: u64,
+    ) -> Result<Box<dyn Game>, String> {
+        (self.create)(params, names, seed)
+    }
+
+    /// Check `key=value` pairs against the parameter table, and that the game accepts them.
+    pub fn resolve_params<'a>(
+        &self,
+        given: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Params, String> {
+        let params = Params::resolve(self.params, given)?;
+        self.new_game(&params, ["a".into(), "b".into()], 0)?;
+        Ok(params)
+    }
+
+    pub fn has_builtin(&self, name: &str) -> bool {
+        self.builtins.iter().any(|(n, _)| *n == name)
+    }
+
+    /// The full text of `arena games NAME`: the description, then parameters and built-in bots
+    /// generated from the tables the code uses, so the two cannot drift apart.
+    pub fn full_description(&self) -> String {
+        let mut text = self.description.trim_end().to_string();
+        text.push_str(
+            "\n\n## Game parameters\n\nSet with `-a key=value` (duel) or `[params]` (spec).\n\n",
+        );
+        text.push_str("| parameter | default | bounds | meaning |\n|---|---|---|---|\n");
+        for p in self.params {
+            text.push_str(&format!(
+                "| `{}` | {} | {} | {} |\n",
+                p.name,
+                p.kind.default_text(),
+                p.kind.bounds_text(),
+                p.help
+            ));
+        }
+        text.push_str(&format!(
+            "\nTimeouts: {} s per move by default (`--timeout`), {} s for a bot's first move \
+             (`startup_timeout`).\n",
+            self.timeout, self.startup_timeout
+        ));
+        text.push_str("\n## Built-in bots\n\n");
+        for (name, help) in self.builtins {
+            text.push_str(&format!("- `builtin:{name}`: {help}\n"));
+        }
+        text
+    }
+}
+
+/// Every game, in the order `arena games` lists them.
+pub static ALL: &[&GameInfo] = &[&roshambo::INFO, &royalur::INFO];
+
+pub fn find(name: &str) -> Option<&'static GameInfo> {
+    ALL.iter().copied().find(|g| g.name == name)
+}
+
+/// Mix a seed with a stream number so that related generators (the dice, each seat's built-in bot,
+/// each game of a match) are independent yet reproducible. SplitMix64's finaliser.
+pub fn derive_seed(seed: u64, stream: u64) -> u64 {
+    let mut z = seed ^ stream.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,37 @@
+//! roshambo: Code Colosseum's Rock Paper Scissors.
+
+mod bots;
+mod protocol;
+pub mod rules;
+
+use super::{GameInfo, ParamKind, ParamSpec};
+
+pub static INFO: GameInfo = GameInfo {
+    name: "roshambo",
+    summary: "Rock Paper Scissors over Code Colosseum's line protocol",
+    description: include_str!("description.md"),
+    params: &[
+        ParamSpec {
+            name: "rounds",
+            help: "number of rounds",
+            kind: ParamKind::Int {
+                default: 10,
+                min: 1,
+                max: 9999,
+            },
+        },
+        ParamSpec {
+            name: "pace",
+            help: "minimum seconds between rounds (Code Colosseum's default is 1; 0 here: no one is watching)",
+            kind: ParamKind::Float {
+                default: 0.0,
+                min: 0.0,
+                max: 30.0,
+            },
+        },
+    ],
+    builtins: bots::BUILTINS,
+    timeout: 3.0,
+    startup_timeout: 10.0,
+    create: |params, names, _seed| Ok(Box::new(protocol::Roshambo::new(params, names))),
+};

@@ -1,0 +1,134 @@
+//! roshambo over Code Colosseum's line protocol.
+
+use rand_chacha::ChaCha8Rng;
+
+use super::bots;
+use super::rules::{Gesture, points};
+use crate::games::{Fault, Game, Outbox, Outcome, Params, Reason, Seat, Step, other};
+
+/// What a seat did in the current round.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Choice {
+    Pending,
+    Played(Gesture),
+    Failed,
+}
+
+pub struct Roshambo {
+    names: [String; 2],
+    rounds: u32,
+    pace: f64,
+    round: u32,
+    choices: [Choice; 2],
+    score: [u32; 2],
+    history: [Vec<Gesture>; 2],
+    over: bool,
+}
+
+impl Roshambo {
+    pub fn new(params: &Params, names: [String; 2]) -> Self {
+        Roshambo {
+            names,
+            rounds: params.int("rounds") as u32,
+            pace: params.float("pace"),
+            round: 0,
+            choices: [Choice::Pending; 2],
+            score: [0; 2],
+            history: [Vec::new(), Vec::new()],
+            over: false,
+        }
+    }
+
+    /// Once both seats have played or failed, tell everyone and start the next round.
+    fn settle(&mut self, out: &mut Outbox) {
+        if self.choices.contains(&Choice::Pending) {
+            return;
+        }
+        let word = |c: Choice| match c {
+            Choice::Played(g) => g.as_str(),
+            _ => "RETIRE",
+        };
+        // Each player hears the other's choice, but a failed player is sent nothing.
+        for seat in 0..2 {
+            if self.choices[seat] != Choice::Failed {
+                out.to(seat, word(self.choices[other(seat)]));
+            }
+        }
+        out.spectators(word(self.choices[0]));
+        out.spectators(word(self.choices[1]));
+        match self.choices {
+            [Choice::Played(a), Choice::Played(b)] => {
+                let p = points(a, b);
+                self.score[0] += p[0];
+                self.score[1] += p[1];
+                self.history[0].push(a);
+                self.history[1].push(b);
+                self.round += 1;
+                self.over = self.round >= self.rounds;
+                if !self.over {
+                    self.choices = [Choice::Pending; 2];
+                    out.pause(self.pace);
+                }
+            }
+            _ => self.over = true,
+        }
+    }
+}
+
+impl Game for Roshambo {
+    fn start(&mut self, out: &mut Outbox) {
+        let rounds = self.rounds.to_string();
+        for seat in 0..2 {
+            out.to(seat, self.names[seat].clone());
+            out.to(seat, self.names[other(seat)].clone());
+            out.to(seat, rounds.clone());
+        }
+        out.spectators(self.names[0].clone());
+        out.spectators(self.names[1].clone());
+        out.spectators(rounds);
+    }
+
+    fn awaiting(&self) -> [bool; 2] {
+        let pending = |s: Seat| !self.over && self.choices[s] == Choice::Pending;
+        [pending(0), pending(1)]
+    }
+
+    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+        let word = line.trim();
+        let gesture = Gesture::parse(word).ok_or_else(|| {
+            Fault::protocol(format!(
+                "sent '{word}' where ROCK, PAPER or SCISSORS was expected"
+            ))
+        })?;
+        self.choices[seat] = Choice::Played(gesture);
+        self.settle(out);
+        Ok(Step::Done)
+    }
+
+    fn on_fault(&mut self, seat: Seat, _fault: &Fault, out: &mut Outbox) {
+        self.choices[seat] = Choice::Failed;
+        self.settle(out);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.over {
+            return None;
+        }
+        let [a, b] = self.score;
+        Some(match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Outcome::win(0),
+            std::cmp::Ordering::Less => Outcome::win(1),
+            std::cmp::Ordering::Equal => Outcome::draw(Reason::Draw),
+        })
+    }
+
+    fn plies(&self) -> u32 {
+        self.round
+    }
+
+    fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
+        bots::choose(name, &self.history[other(seat)], rng)
+            .as_str()
+            .to_string()
+    }
+}

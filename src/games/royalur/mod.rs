@@ -1,0 +1,47 @@
+//! royalur: the Royal Game of Ur, as Code Colosseum plays it.
+
+mod protocol;
+pub mod rules;
+
+use super::{GameInfo, ParamKind, ParamSpec};
+
+pub static INFO: GameInfo = GameInfo {
+    name: "royalur",
+    summary: "the Royal Game of Ur, a race game with dice, over Code Colosseum's line protocol",
+    description: include_str!("description.md"),
+    params: &[
+        ParamSpec {
+            name: "pace",
+            help: "minimum seconds between turns (Code Colosseum's default is 1.5; 0 here: no one is watching)",
+            kind: ParamKind::Float {
+                default: 0.0,
+                min: 0.0,
+                max: 30.0,
+            },
+        },
+        ParamSpec {
+            name: "max_moves",
+            help: "moves after which the game is stopped as a draw (reason `limit`)",
+            kind: ParamKind::Int {
+                default: 1000,
+                min: 1,
+                max: 100_000,
+            },
+        },
+        ParamSpec {
+            name: "rolls",
+            help: "scripted dice for the first rolls, e.g. `0011,1111`; the seeded dice follow (for tests and teaching)",
+            kind: ParamKind::Text { default: "" },
+        },
+    ],
+    builtins: &[
+        ("random", "moves a random legal token"),
+        (
+            "greedy",
+            "captures if it can, else lands on a rosette, else moves its most advanced token",
+        ),
+    ],
+    timeout: 3.0,
+    startup_timeout: 10.0,
+    create: |params, names, seed| Ok(Box::new(protocol::RoyalUr::new(params, names, seed)?)),
+};

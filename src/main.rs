@@ -1,0 +1,47 @@
+use std::time::Duration;
+
+use clap::Parser;
+
+use arena::cli::{Cli, Command};
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Games { game } => arena::duel::games(game.as_deref()),
+        Command::Duel(args) => block_on(arena::duel::run(args)),
+        Command::Replay { log, spectate } => {
+            block_on(arena::replay::run(&log, spectate.as_deref()))
+        }
+    };
+    if let Err(e) = result {
+        eprintln!("arena: {e}");
+        std::process::exit(e.exit_code());
+    }
+}
+
+/// One thread: a duel plays one game at a time, and hopping threads per line only costs.
+fn block_on(work: impl Future<Output = arena::error::Result<()>>) -> arena::error::Result<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("the runtime starts");
+    let result = rt.block_on(async {
+        // Stopping here drops the game in progress, and with it the bots' process groups.
+        tokio::select! {
+            r = work => r,
+            _ = interrupted() => Err(arena::Error::Interrupted),
+        }
+    });
+    // A read of the terminal (a person's seat) blocks a thread until the next line; do not wait.
+    rt.shutdown_timeout(Duration::from_millis(50));
+    result
+}
+
+async fn interrupted() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).expect("SIGTERM can be handled");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}

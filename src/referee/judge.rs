@@ -1,0 +1,123 @@
+//! The judge: a game plus the failures seen so far, deciding the result. Shared by the live
+//! referee and by `arena replay`, so a replayed log is judged by exactly the same code.
+
+use crate::games::{Fault, Game, Outbox, Reason, Seat, Step, other};
+
+/// The result of a finished game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub scores: [f64; 2],
+    pub winner: Option<Seat>,
+    pub reason: Reason,
+    pub plies: u32,
+    /// Why the game ended when a seat failed, in words; `None` for a game played out.
+    pub detail: Option<String>,
+    /// The seat whose failure ended the game.
+    pub faulted: Option<Seat>,
+}
+
+pub struct Judge {
+    game: Box<dyn Game>,
+    faults: [Option<Fault>; 2],
+    first_fault: Option<Seat>,
+}
+
+impl Judge {
+    pub fn new(game: Box<dyn Game>) -> Self {
+        Judge {
+            game,
+            faults: [None, None],
+            first_fault: None,
+        }
+    }
+
+    pub fn game(&self) -> &dyn Game {
+        self.game.as_ref()
+    }
+
+    pub fn start(&mut self, out: &mut Outbox) {
+        self.game.start(out);
+    }
+
+    /// Seats to read from now: those the game waits for, less any that failed.
+    pub fn awaiting(&self) -> [bool; 2] {
+        let a = self.game.awaiting();
+        [
+            a[0] && self.faults[0].is_none(),
+            a[1] && self.faults[1].is_none(),
+        ]
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.awaiting() == [false, false]
+    }
+
+    pub fn has_failed(&self, seat: Seat) -> bool {
+        self.faults[seat].is_some()
+    }
+
+    /// Give a line to the game; a refused line becomes the seat's fault.
+    pub fn line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+        let r = self.game.on_line(seat, line, out);
+        if let Err(f) = &r {
+            self.fault(seat, f.clone(), out);
+        }
+        r
+    }
+
+    /// Record a seat's failure (once) and let the game tell the others.
+    pub fn fault(&mut self, seat: Seat, fault: Fault, out: &mut Outbox) {
+        if self.faults[seat].is_some() {
+            return;
+        }
+        self.game.on_fault(seat, &fault, out);
+        self.faults[seat] = Some(fault);
+        self.first_fault.get_or_insert(seat);
+    }
+
+    /// The result: a failure decides the game against the failed seat (both failing: both lose);
+    /// otherwise the game's own outcome.
+    pub fn verdict(&self) -> Verdict {
+        let plies = self.game.plies();
+        if let Some(first) = self.first_fault {
+            let fault = self.faults[first].as_ref().expect("recorded");
+            let both = self.faults[other(first)].is_some();
+            let mut scores = [0.0; 2];
+            if !both {
+                scores[other(first)] = 1.0;
+            }
+            return Verdict {
+                scores,
+                winner: (!both).then_some(other(first)),
+                reason: fault.kind.into(),
+                plies,
+                detail: Some(fault.detail.clone()),
+                faulted: Some(first),
+            };
+        }
+        match self.game.outcome() {
+            Some(o) => Verdict {
+                winner: match o.scores {
+                    [a, b] if a > b => Some(0),
+                    [a, b] if b > a => Some(1),
+                    _ => None,
+                },
+                scores: o.scores,
+                reason: o.reason,
+                plies,
+                detail: None,
+                faulted: None,
+            },
+            // A game that stops waiting must have an outcome; if a game forgets, say so rather
+            // than invent a winner.
+            None => Verdict {
+                scores: [0.5, 0.5],
+                winner: None,
+                reason: Reason::Draw,
+                plies,
+                detail: Some("the game ended without an outcome (a bug in arena)".into()),
+                faulted: None,
+            },
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! The game log: one JSON object per line. A header, then every line sent and received with its
+//! seat and the time in microseconds since the game started, the spectator stream, failures and
+//! exits, and the result last. `arena replay` reads it back.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::games::{Fault, FaultKind, Params};
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PlayerInfo {
+    pub name: String,
+    pub bot: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Header {
+    pub game: String,
+    pub params: Params,
+    pub seed: u64,
+    pub players: Vec<PlayerInfo>,
+    /// When the game started, RFC 3339 in UTC.
+    pub start: String,
+    pub timeout: f64,
+    pub startup_timeout: f64,
+    pub arena: String,
+}
+
+/// One line of the log. Untagged: each variant is told apart by its keys.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Entry<'a> {
+    Header {
+        header: Header,
+    },
+    Sent {
+        t: u64,
+        to: usize,
+        #[serde(borrow)]
+        line: Cow<'a, str>,
+    },
+    Received {
+        t: u64,
+        from: usize,
+        #[serde(borrow)]
+        line: Cow<'a, str>,
+    },
+    Spectators {
+        t: u64,
+        #[serde(borrow)]
+        spectators: Cow<'a, str>,
+    },
+    Fault {
+        t: u64,
+        fault: usize,
+        kind: FaultKind,
+        #[serde(borrow)]
+        detail: Cow<'a, str>,
+    },
+    Exit {
+        t: u64,
+        exit: usize,
+        #[serde(borrow)]
+        status: Cow<'a, str>,
+    },
+    Result {
+        result: serde_json::Value,
+    },
+}
+
+pub struct GameLog {
+    out: BufWriter<File>,
+    t0: Instant,
+    path: String,
+    /// The first write error; the game goes on, and the error is reported at the end.
+    error: Option<std::io::Error>,
+}
+
+impl GameLog {
+    pub fn create(path: &Path, header: Header) -> Result<GameLog> {
+        let file = File::create(path).map_err(Error::io(format!("creating {}", path.display())))?;
+        let mut log = GameLog {
+            out: BufWriter::with_capacity(64 * 1024, file),
+            t0: Instant::now(),
+            path: path.display().to_string(),
+            error: None,
+        };
+        log.write(&Entry::Header { header });
+        Ok(log)
+    }
+
+    pub fn micros(&self) -> u64 {
+        self.t0.elapsed().as_micros() as u64
+    }
+
+    fn write(&mut self, entry: &Entry) {
+        if self.error.is_some() {
+            return;
+        }
+        let r = serde_json::to_writer(&mut self.out, entry)
+            .map_err(std::io::Error::from)
+            .and_then(|_| self.out.write_all(b"\n"));
+        if let Err(e) = r {
+            self.error = Some(e);
+        }
+    }
+
+    pub fn sent(&mut self, seat: usize, line: &str) {
+        let t = self.micros();
+        self.write(&Entry::Sent {
+            t,
+            to: seat,
+            line: Cow::Borrowed(line),
+        });
+    }
+
+    pub fn received(&mut self, seat: usize, line: &str) {
+        let t = self.micros();
+        self.write(&Entry::Received {
+            t,
+            from: seat,
+            line: Cow::Borrowed(line),
+        });
+    }
+
+    pub fn spectators(&mut self, line: &str) {
+        let t = self.micros();
+        self.write(&Entry::Spectators {
+            t,
+            spectators: Cow::Borrowed(line),
+        });
+    }
+
+    pub fn fault(&mut self, seat: usize, fault: &Fault) {
+        let t = self.micros();
+        self.write(&Entry::Fault {
+            t,
+            fault: seat,
+            kind: fault.kind,
+            detail: Cow::Borrowed(&fault.detail),
+        });
+    }
+
+    pub fn exit(&mut self, seat: usize, status: &str) {
+        let t = self.micros();
+        self.write(&Entry::Exit {
+            t,
+            exit: seat,
+            status: Cow::Borrowed(status),
+        });
+    }
+
+    /// Write the result and make the whole log durable.
+    pub fn finish(mut self, result: serde_json::Value) -> Result<()> {
+        self.write(&Entry::Result { result });
+        if self.error.is_none()
+            && let Err(e) = self
+                .out
+                .flush()
+                .and_then(|_| self.out.get_ref().sync_data())
+        {
+            self.error = Some(e);
+        }
+        match self.error {
+            None => Ok(()),
+            Some(e) => Err(Error::Io {
+                context: format!("writing the game log {}", self.path),
+                source: e,
+            }),
+        }
+    }
+}

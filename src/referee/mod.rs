@@ -1,0 +1,346 @@
+//! The one referee loop: drives any `Game` between two seats, enforces deadlines while waiting,
+//! writes the game log, and produces the result. Games never do I/O or keep time themselves.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::time::Instant;
+
+use crate::bot::process::IoLimits;
+use crate::bot::{BotCommand, BotSpec, Connection, Event};
+use crate::error::{Error, Result};
+use crate::games::{Fault, FaultKind, GameInfo, Msg, Outbox, Params, Reason, Step, derive_seed};
+
+pub mod judge;
+pub mod log;
+
+pub use judge::{Judge, Verdict};
+use log::{GameLog, Header, PlayerInfo};
+
+pub struct Player {
+    pub name: String,
+    pub bot: BotSpec,
+}
+
+/// Everything one game needs.
+pub struct MatchSetup {
+    pub game: &'static GameInfo,
+    pub params: Params,
+    pub seed: u64,
+    pub players: [Player; 2],
+    pub timeout: Duration,
+    pub startup_timeout: Duration,
+    pub limits: IoLimits,
+    /// The JSONL log; each bot's stderr is kept beside it as `<stem>.seat<N>.stderr`.
+    pub log_path: PathBuf,
+    pub spectator: Option<UnboundedSender<String>>,
+}
+
+/// One finished game, as `--json` prints it and the tables record it.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameRecord {
+    pub game: String,
+    pub players: [String; 2],
+    pub scores: [f64; 2],
+    pub winner: Option<usize>,
+    pub reason: Reason,
+    pub plies: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// The seat whose failure ended the game, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub faulted: Option<usize>,
+    pub seed: u64,
+    pub duration_ms: u64,
+    pub log: String,
+}
+
+/// The stderr capture file of a seat, beside the game log.
+pub fn stderr_path(log_path: &std::path::Path, seat: usize) -> PathBuf {
+    log_path.with_extension(format!("seat{seat}.stderr"))
+}
+
+enum SeatIo {
+    Builtin {
+        name: String,
+        rng: ChaCha8Rng,
+    },
+    Remote {
+        conn: Connection,
+        /// Writing to the bot failed; it fails when next awaited (not before: it may already
+        /// have said all it had to).
+        broken: Option<Fault>,
+    },
+    /// Could not be started; its fault is already recorded.
+    Gone,
+}
+
+struct Seat {
+    io: SeatIo,
+    /// When the current wait for this seat began: the moment its prompt was written.
+    turn_start: Option<Instant>,
+    /// Lines accepted so far; the first gets the startup allowance.
+    moves: u32,
+}
+
+async fn open_seat(setup: &MatchSetup, seat: usize) -> (Seat, Option<Fault>) {
+    let bot = &setup.players[seat].bot;
+    let (io, fault) = match &bot.command {
+        BotCommand::Builtin(name) => (
+            SeatIo::Builtin {
+                name: name.clone(),
+                rng: ChaCha8Rng::seed_from_u64(derive_seed(setup.seed, 100 + seat as u64)),
+            },
+            None,
+        ),
+        _ => match Connection::spawn(
+            bot,
+            &stderr_path(&setup.log_path, seat),
+            setup.startup_timeout,
+            setup.limits,
+        )
+        .await
+        {
+            Ok(conn) => (SeatIo::Remote { conn, broken: None }, None),
+            Err(f) => (SeatIo::Gone, Some(f)),
+        },
+    };
+    let seat = Seat {
+        io,
+        turn_start: None,
+        moves: 0,
+    };
+    (seat, fault)
+}
+
+/// Where the referee's output goes: the log, the seats, the spectators.
+struct Wire<'a> {
+    log: GameLog,
+    spectator: Option<&'a UnboundedSender<String>>,
+    timeout: Duration,
+    buf: [Vec<u8>; 2],
+}
+
+impl Wire<'_> {
+    /// Log and deliver a game's messages in order; each seat's lines go out in one write.
+    async fn deliver(&mut self, out: &mut Outbox, seats: &mut [Seat; 2]) {
+        for msg in out.take() {
+            match msg {
+                Msg::To(seat, line) => {
+                    self.log.sent(seat, &line);
+                    if matches!(seats[seat].io, SeatIo::Remote { .. }) {
+                        self.buf[seat].extend_from_slice(line.as_bytes());
+                        self.buf[seat].push(b'\n');
+                    }
+                }
+                Msg::Spectators(line) => {
+                    self.log.spectators(&line);
+                    if let Some(tx) = self.spectator {
+                        let _ = tx.send(line);
+                    }
+                }
+                Msg::Pause(d) => {
+                    self.flush(seats).await;
+                    tokio::time::sleep(d).await;
+                }
+            }
+        }
+        self.flush(seats).await;
+    }
+
+    async fn flush(&mut self, seats: &mut [Seat; 2]) {
+        for (seat, buf) in seats.iter_mut().zip(self.buf.iter_mut()) {
+            if buf.is_empty() {
+                continue;
+            }
+            if let SeatIo::Remote { conn, broken } = &mut seat.io
+                && broken.is_none()
+            {
+                let at = seat.moves + 1;
+                *broken = match tokio::time::timeout(self.timeout, conn.send(buf)).await {
+                    Ok(Ok(())) => None,
+                    Ok(Err(e)) => Some(Fault::new(
+                        FaultKind::Crash,
+                        format!("closed its input before move {at} ({e})"),
+                    )),
+                    Err(_) => Some(Fault::new(
+                        FaultKind::Timeout,
+                        format!(
+                            "stopped reading its input before move {at} (blocked for {} s)",
+                            self.timeout.as_secs_f64()
+                        ),
+                    )),
+                };
+            }
+            buf.clear();
+        }
+    }
+}
+
+/// Play one game to its end. Bots that misbehave lose the game; only arena's own failures (a log
+/// that cannot be written) are errors.
+pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
+    let names = [setup.players[0].name.clone(), setup.players[1].name.clone()];
+    let game = setup
+        .game
+        .new_game(&setup.params, names.clone(), setup.seed)
+        .map_err(Error::Usage)?;
+    let header = Header {
+        game: setup.game.name.to_string(),
+        params: setup.params.clone(),
+        seed: setup.seed,
+        players: setup
+            .players
+            .iter()
+            .map(|p| PlayerInfo {
+                name: p.name.clone(),
+                bot: p.bot.label.clone(),
+            })
+            .collect(),
+        start: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        timeout: setup.timeout.as_secs_f64(),
+        startup_timeout: setup.startup_timeout.as_secs_f64(),
+        arena: env!("CARGO_PKG_VERSION").to_string(),
+    };
+    let log = GameLog::create(&setup.log_path, header)?;
+    let started = Instant::now();
+    let ((s0, f0), (s1, f1)) = tokio::join!(open_seat(&setup, 0), open_seat(&setup, 1));
+    let mut seats = [s0, s1];
+    let mut wire = Wire {
+        log,
+        spectator: setup.spectator.as_ref(),
+        timeout: setup.timeout,
+        buf: [Vec::new(), Vec::new()],
+    };
+    let mut judge = Judge::new(game);
+    let mut out = Outbox::default();
+    judge.start(&mut out);
+    wire.deliver(&mut out, &mut seats).await;
+    for (seat, fault) in [f0, f1].into_iter().enumerate() {
+        if let Some(f) = fault {
+            wire.log.fault(seat, &f);
+            judge.fault(seat, f, &mut out);
+            wire.deliver(&mut out, &mut seats).await;
+        }
+    }
+
+    while !judge.is_over() {
+        let (seat, heard) = next_line(&mut seats, judge.awaiting(), &judge, &setup).await;
+        match heard {
+            Ok(line) => {
+                wire.log.received(seat, &line);
+                match judge.line(seat, &line, &mut out) {
+                    Ok(Step::Done) => {
+                        seats[seat].moves += 1;
+                        seats[seat].turn_start = None;
+                    }
+                    Ok(Step::Retry) => {}
+                    Err(f) => wire.log.fault(seat, &f),
+                }
+            }
+            Err(f) => {
+                wire.log.fault(seat, &f);
+                judge.fault(seat, f, &mut out);
+            }
+        }
+        wire.deliver(&mut out, &mut seats).await;
+    }
+
+    let verdict = judge.verdict();
+    let [a, b] = seats;
+    let (e0, e1) = tokio::join!(close(a.io), close(b.io));
+    for (seat, status) in [e0, e1].into_iter().enumerate() {
+        if let Some(status) = status {
+            wire.log.exit(seat, &status);
+        }
+    }
+    let record = GameRecord {
+        game: setup.game.name.to_string(),
+        players: names,
+        scores: verdict.scores,
+        winner: verdict.winner,
+        reason: verdict.reason,
+        plies: verdict.plies,
+        detail: verdict.detail,
+        faulted: verdict.faulted,
+        seed: setup.seed,
+        duration_ms: started.elapsed().as_millis() as u64,
+        log: setup.log_path.display().to_string(),
+    };
+    let result = serde_json::to_value(&record).expect("a record serialises");
+    wire.log.finish(result)?;
+    Ok(record)
+}
+
+async fn close(io: SeatIo) -> Option<String> {
+    match io {
+        SeatIo::Remote { conn, .. } => Some(conn.close().await).filter(|s| !s.is_empty()),
+        _ => None,
+    }
+}
+
+fn allowance(seat: &Seat, setup: &MatchSetup) -> Duration {
+    if seat.moves == 0 {
+        setup.startup_timeout
+    } else {
+        setup.timeout
+    }
+}
+
+/// Wait for whichever awaited seat speaks first, or fails: misses its deadline, exits, floods.
+/// Built-in bots answer at once; a seat whose input broke fails as soon as it is awaited.
+async fn next_line(
+    seats: &mut [Seat; 2],
+    awaiting: [bool; 2],
+    judge: &Judge,
+    setup: &MatchSetup,
+) -> (usize, std::result::Result<String, Fault>) {
+    let now = Instant::now();
+    for (i, seat) in seats.iter_mut().enumerate() {
+        if !awaiting[i] {
+            continue;
+        }
+        seat.turn_start.get_or_insert(now);
+        match &mut seat.io {
+            SeatIo::Builtin { name, rng } => {
+                return (i, Ok(judge.game().builtin_line(i, name, rng)));
+            }
+            SeatIo::Remote {
+                broken: Some(f), ..
+            } => return (i, Err(f.clone())),
+            SeatIo::Remote { .. } => {}
+            SeatIo::Gone => unreachable!("a seat that never started has failed already"),
+        }
+    }
+    let [s0, s1] = seats;
+    let (seat, event) = tokio::select! {
+        e = wait(s0, setup), if awaiting[0] => (0, e),
+        e = wait(s1, setup), if awaiting[1] => (1, e),
+    };
+    let s = &seats[seat];
+    let heard = match event {
+        Event::Line(line) => Ok(line),
+        Event::Timeout => Err(event.into_fault(
+            &format!(
+                "at move {} after {} s waiting for a line",
+                s.moves + 1,
+                allowance(s, setup).as_secs_f64()
+            ),
+            setup.limits.max_line,
+        )),
+        other => Err(other.into_fault(&format!("at move {}", s.moves + 1), setup.limits.max_line)),
+    };
+    (seat, heard)
+}
+
+async fn wait(seat: &mut Seat, setup: &MatchSetup) -> Event {
+    let deadline = seat.turn_start.unwrap_or_else(Instant::now) + allowance(seat, setup);
+    match &mut seat.io {
+        SeatIo::Remote { conn, .. } => conn.next_event(deadline).await,
+        _ => unreachable!("only remote seats are waited on"),
+    }
+}

@@ -1,0 +1,153 @@
+//! `arena replay LOG`: feed a game log's received lines and failures back through the judge,
+//! check that arena would send exactly what the log says it sent and reach the same result, and
+//! print the spectator stream.
+
+use std::path::Path;
+
+use crate::bot::process::IoLimits;
+use crate::bot::{BotCommand, SpectatorSink};
+use crate::duel::find_game;
+use crate::error::{Error, Result};
+use crate::games::{Fault, Msg, Outbox, Params};
+use crate::referee::Judge;
+use crate::referee::log::Entry;
+
+pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
+    let text =
+        std::fs::read_to_string(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    let bad = |n: usize, what: &str| Error::Usage(format!("{}:{n}: {what}", path.display()));
+    let mut entries = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let e: Entry = serde_json::from_str(line).map_err(|e| bad(n + 1, &e.to_string()))?;
+        entries.push((n + 1, e));
+    }
+    let Some((_, Entry::Header { header })) = entries.first() else {
+        return Err(bad(
+            1,
+            "not an arena game log: the first line is not a header",
+        ));
+    };
+    let game = find_game(&header.game)?;
+    let pairs = header.params.pairs();
+    let params = Params::resolve(
+        game.params,
+        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    )
+    .map_err(|e| bad(1, &e))?;
+    if header.players.len() != 2 {
+        return Err(bad(1, "a game log names exactly two players"));
+    }
+    let names = [
+        header.players[0].name.clone(),
+        header.players[1].name.clone(),
+    ];
+    let mut judge = Judge::new(
+        game.new_game(&params, names.clone(), header.seed)
+            .map_err(|e| bad(1, &e))?,
+    );
+
+    let mut out = Outbox::default();
+    judge.start(&mut out);
+    // What the judge produces now, to be matched against what the log says was sent.
+    let mut produced: std::collections::VecDeque<Msg> = out.take().into();
+    let mut stream = Vec::new();
+    let mut logged_result = None;
+    let mut mismatch: Option<String> = None;
+    for (n, entry) in entries.into_iter().skip(1) {
+        let expect = match &entry {
+            Entry::Sent { to, line, .. } => Some(Msg::To(*to, line.to_string())),
+            Entry::Spectators { spectators, .. } => Some(Msg::Spectators(spectators.to_string())),
+            _ => None,
+        };
+        if let Some(expect) = expect {
+            while matches!(produced.front(), Some(Msg::Pause(_))) {
+                produced.pop_front();
+            }
+            let got = produced.pop_front();
+            if got.as_ref() != Some(&expect) && mismatch.is_none() {
+                mismatch = Some(format!(
+                    "line {n}: the log has {expect:?} but the referee now gives {got:?}"
+                ));
+            }
+            if let Msg::Spectators(l) = expect {
+                stream.push(l);
+            }
+            continue;
+        }
+        match entry {
+            Entry::Received { from, line, .. } if from < 2 => {
+                let _ = judge.line(from, &line, &mut out);
+            }
+            // A refused line was already judged a fault when it was replayed.
+            Entry::Fault {
+                fault,
+                kind,
+                detail,
+                ..
+            } if fault < 2 && !judge.has_failed(fault) => {
+                judge.fault(fault, Fault::new(kind, detail.to_string()), &mut out);
+            }
+            Entry::Result { result } => logged_result = Some(result),
+            _ => {}
+        }
+        produced.extend(out.take());
+    }
+
+    match spectate {
+        Some(cmd) => {
+            let base =
+                std::env::current_dir().map_err(Error::io("reading the current directory"))?;
+            let cmd = BotCommand::parse(cmd, &base)
+                .map_err(|e| Error::Usage(format!("--spectate: {e}")))?;
+            let limits = IoLimits::default();
+            let sink = SpectatorSink::spawn(&cmd, limits).map_err(Error::Usage)?;
+            let tx = sink.sender();
+            for l in stream {
+                let _ = tx.send(l);
+            }
+            drop(tx);
+            sink.finish(limits.grace).await;
+        }
+        None => {
+            for l in stream {
+                println!("{l}");
+            }
+        }
+    }
+
+    let v = judge.verdict();
+    let Some(logged) = logged_result else {
+        return Err(Error::Failed(format!(
+            "{}: the log has no result (the game did not finish)",
+            path.display()
+        )));
+    };
+    let same = logged["scores"] == serde_json::json!(v.scores)
+        && logged["reason"] == serde_json::json!(v.reason)
+        && logged["plies"] == serde_json::json!(v.plies);
+    let summary = format!(
+        "{} {}-{} {} ({}, {} plies)",
+        names[0],
+        crate::duel::format_score(v.scores[0]),
+        crate::duel::format_score(v.scores[1]),
+        names[1],
+        v.reason.as_str(),
+        v.plies
+    );
+    match (same, mismatch) {
+        (true, None) => {
+            eprintln!("replay: the result agrees: {summary}");
+            Ok(())
+        }
+        (true, Some(m)) => Err(Error::Failed(format!(
+            "replay: the result agrees ({summary}) but the stream differs: {m}"
+        ))),
+        (false, m) => Err(Error::Failed(format!(
+            "replay: the result differs: the log says {} {} {} plies, the referee gives {summary}{}",
+            logged["scores"],
+            logged["reason"],
+            logged["plies"],
+            m.map(|m| format!("; {m}")).unwrap_or_default()
+        ))),
+    }
+}

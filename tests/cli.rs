@@ -1,0 +1,361 @@
+//! The command line as users meet it: listings, errors that name what is wrong, the JSON
+//! contract, replays, the terminal seat, and the example bots.
+
+mod common;
+
+use common::*;
+use predicates::prelude::*;
+
+#[test]
+fn games_lists_and_describes() {
+    arena()
+        .arg("games")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("roshambo").and(predicate::str::contains("royalur")));
+    arena()
+        .args(["games", "roshambo"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("Protocol for spectators")
+                .and(predicate::str::contains("| `rounds` | 10 | 1 to 9999 |"))
+                .and(predicate::str::contains("builtin:random")),
+        );
+    arena()
+        .args(["games", "royalur"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("| `pace` | 0 | 0 to 30 |"));
+}
+
+#[test]
+fn usage_errors_exit_2_and_say_what_is_wrong() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["games", "chess"],
+            "unknown game 'chess' (known: roshambo, royalur",
+        ),
+        (
+            &["duel", "builtin:random", "./nope.py", "--game", "roshambo"],
+            "bot 2 (./nope.py): './nope.py' does not exist",
+        ),
+        (
+            &[
+                "duel",
+                "builtin:random",
+                "no-such-bot-cmd",
+                "--game",
+                "roshambo",
+            ],
+            "not found in PATH",
+        ),
+        (
+            &[
+                "duel",
+                "builtin:best",
+                "builtin:random",
+                "--game",
+                "roshambo",
+            ],
+            "roshambo has no built-in bot 'best' (it has: builtin:random, builtin:counter)",
+        ),
+        (
+            &[
+                "duel",
+                "builtin:random",
+                "builtin:random",
+                "-g",
+                "roshambo",
+                "-a",
+                "rounds=0",
+            ],
+            "roshambo: parameter 'rounds': expected a whole number from 1 to 9999, got '0'",
+        ),
+        (
+            &[
+                "duel",
+                "builtin:random",
+                "builtin:random",
+                "-g",
+                "roshambo",
+                "-a",
+                "speed=2",
+            ],
+            "unknown parameter 'speed' (known: rounds, pace)",
+        ),
+        (
+            &[
+                "duel",
+                "builtin:random",
+                "builtin:random",
+                "-g",
+                "royalur",
+                "-a",
+                "rolls=0012",
+            ],
+            "'0012' is not a roll",
+        ),
+        (
+            &[
+                "duel",
+                "builtin:random",
+                "builtin:random",
+                "-g",
+                "royalur",
+                "--timeout",
+                "0",
+            ],
+            "--timeout must be from 0.1 to 600 seconds",
+        ),
+        (
+            &["duel", "-", "-", "-g", "royalur"],
+            "only one bot can be the terminal",
+        ),
+    ];
+    for (args, message) in cases {
+        arena()
+            .args(*args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(*message));
+    }
+}
+
+#[test]
+fn json_records_follow_the_contract_and_seats_alternate() {
+    let dir = tempfile::tempdir().unwrap();
+    let assert = arena()
+        .args(["duel", "builtin:greedy", "builtin:random", "-g", "royalur"])
+        .args(["--games", "3", "--seed", "11", "--json", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "Finished game 3 (greedy vs random)",
+        ));
+    let records = json_records(&assert.get_output().stdout);
+    assert_eq!(
+        records.len(),
+        3,
+        "one line per game and nothing else on stdout"
+    );
+    for (i, r) in records.iter().enumerate() {
+        let first = if i % 2 == 0 { "greedy" } else { "random" };
+        assert_eq!(r["game"], "royalur");
+        assert_eq!(r["players"][0], first, "seats alternate");
+        let scores: Vec<f64> = r["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_f64().unwrap())
+            .collect();
+        assert_eq!(scores.iter().sum::<f64>(), 1.0);
+        let winner = r["winner"].as_u64().unwrap() as usize;
+        assert_eq!(scores[winner], 1.0);
+        assert_eq!(r["reason"], "normal");
+        assert!(
+            r["plies"].as_u64().unwrap() > 14,
+            "seven tokens need many moves"
+        );
+        let log = std::path::Path::new(r["log"].as_str().unwrap());
+        assert!(log.is_file(), "{log:?}");
+    }
+}
+
+#[test]
+fn the_same_seed_replays_the_same_games() {
+    let run = |seed: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let a = arena()
+            .args(["duel", "builtin:random", "builtin:random", "-g", "royalur"])
+            .args(["--games", "2", "--json", "--seed", seed, "--out"])
+            .arg(dir.path())
+            .assert()
+            .success();
+        json_records(&a.get_output().stdout)
+            .iter()
+            .map(|r| (r["plies"].clone(), r["winner"].clone(), r["seed"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run("42"), run("42"));
+    assert_ne!(run("42"), run("43"));
+}
+
+#[test]
+fn replay_agrees_with_a_log_and_catches_a_tampered_one() {
+    let dir = tempfile::tempdir().unwrap();
+    arena()
+        .args(["duel", "builtin:random", "python3 bots/royalur/random.py"])
+        .args(["-g", "royalur", "--seed", "5", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let log = game_log(dir.path(), 1);
+    arena()
+        .arg("replay")
+        .arg(&log)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("the result agrees"));
+    // Change one move the second bot made: the referee must notice.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let i = lines
+        .iter()
+        .position(|l| l.contains("\"from\":1"))
+        .expect("seat 1 moved");
+    let mut entry: serde_json::Value = serde_json::from_str(&lines[i]).unwrap();
+    entry["line"] = "9".into();
+    lines[i] = entry.to_string();
+    let tampered = dir.path().join("tampered.jsonl");
+    std::fs::write(&tampered, lines.join("\n") + "\n").unwrap();
+    arena()
+        .arg("replay")
+        .arg(&tampered)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("replay: the result differs"));
+}
+
+#[test]
+fn a_person_can_play_on_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    arena()
+        .args([
+            "duel",
+            "-",
+            "builtin:random",
+            "-g",
+            "roshambo",
+            "-a",
+            "rounds=2",
+        ])
+        .args(["--names", "me,it", "--out"])
+        .arg(dir.path())
+        .write_stdin("ROCK\nPAPER\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("me\nit\n2\n"))
+        .stdout(predicate::str::contains("Finished game 1 (me vs it)"));
+}
+
+#[test]
+fn example_python_bots_play_full_games_on_both_channels() {
+    let cases = [
+        ("roshambo", "python3 bots/roshambo/random.py", "stdio"),
+        ("roshambo", "python3 bots/roshambo/pipe.py", "pipe"),
+        ("royalur", "python3 bots/royalur/random.py", "stdio"),
+        ("royalur", "python3 bots/royalur/pipe.py", "pipe"),
+    ];
+    // One bot on each channel.
+    let dir = tempfile::tempdir().unwrap();
+    let a = arena()
+        .args([
+            "duel",
+            "python3 bots/royalur/pipe.py",
+            "python3 bots/royalur/random.py",
+        ])
+        .args([
+            "-g",
+            "royalur",
+            "--channel",
+            "pipe,stdio",
+            "--json",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(json_records(&a.get_output().stdout)[0]["reason"], "normal");
+    for (game, bot, channel) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        // The same program in both seats: both on the same channel.
+        let a = arena()
+            .args([
+                "duel",
+                bot,
+                bot,
+                "-g",
+                game,
+                "--channel",
+                channel,
+                "--games",
+                "2",
+            ])
+            .args(["--json", "--out"])
+            .arg(dir.path())
+            .assert()
+            .success();
+        for r in json_records(&a.get_output().stdout) {
+            let reason = r["reason"].as_str().unwrap();
+            assert!(matches!(reason, "normal" | "draw"), "{game} {channel}: {r}");
+        }
+    }
+}
+
+#[test]
+fn example_c_bots_compile_and_play() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, source) in [("roshambo", "random"), ("royalur", "first")] {
+        let exe = dir.path().join(source);
+        let status = std::process::Command::new("cc")
+            .args(["-O2", "-Wall", "-Wextra", "-Werror", "-o"])
+            .arg(&exe)
+            .arg(format!("bots/{game}/{source}.c"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("a C compiler");
+        assert!(status.success());
+        let a = arena()
+            .arg("duel")
+            .arg(&exe)
+            .args([
+                "builtin:random",
+                "-g",
+                game,
+                "--games",
+                "2",
+                "--json",
+                "--out",
+            ])
+            .arg(dir.path().join(game))
+            .assert()
+            .success();
+        for r in json_records(&a.get_output().stdout) {
+            assert!(
+                matches!(r["reason"].as_str(), Some("normal" | "draw")),
+                "{r}"
+            );
+        }
+    }
+}
+
+#[test]
+fn replay_can_feed_a_spectator_program() {
+    let dir = tempfile::tempdir().unwrap();
+    arena()
+        .args([
+            "duel",
+            "builtin:random",
+            "builtin:counter",
+            "-g",
+            "roshambo",
+        ])
+        .args(["--names", "a,b", "-a", "rounds=4", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let seen = dir.path().join("seen");
+    arena()
+        .arg("replay")
+        .arg(game_log(dir.path(), 1))
+        .arg("--spectate")
+        .arg(format!("sh -c 'cat > {}'", seen.display()))
+        .assert()
+        .success();
+    let stream = std::fs::read_to_string(&seen).unwrap();
+    let lines: Vec<&str> = stream.lines().collect();
+    assert_eq!(lines[..3], ["a", "b", "4"]);
+    assert_eq!(lines.len(), 3 + 2 * 4, "two gestures per round");
+}

@@ -1,0 +1,60 @@
+//! Helpers for the integration tests: run the real binary, read what it wrote.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+pub fn arena() -> Command {
+    let mut cmd = Command::cargo_bin("arena").expect("the arena binary is built");
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// A test bot under tests/bots, as a command line arena can run.
+pub fn bot(script: &str, args: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bots")
+        .join(script);
+    format!("python3 {} {args}", path.display())
+}
+
+/// The game log entries (one JSON value per line) of a finished game.
+pub fn log_entries(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each log line is JSON"))
+        .collect()
+}
+
+pub fn game_log(out: &Path, n: usize) -> PathBuf {
+    out.join("logs").join(format!("game-{n:04}.jsonl"))
+}
+
+/// Parse the `--json` lines of a duel.
+pub fn json_records(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect()
+}
+
+/// Processes whose command line contains `marker`.
+pub fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc") {
+        let Ok(entry) = entry else { continue };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(marker) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
