@@ -9,9 +9,15 @@ use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
 
+pub mod checkers;
+pub mod connect4;
+pub mod dama;
+pub mod draughts;
 pub mod params;
+pub mod position;
 pub mod roshambo;
 pub mod royalur;
+pub mod tictactoe;
 
 pub use params::{ParamKind, ParamSpec, Params};
 

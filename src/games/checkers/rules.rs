@@ -1,0 +1,1 @@
+//! checkers rules: being written.

@@ -1,0 +1,1 @@
+//! connect4 rules: being written.

@@ -1,0 +1,1 @@
+//! dama rules: being written.

@@ -1,0 +1,1 @@
+//! Shared draughts machinery: being written.

@@ -1,0 +1,195 @@
+//! What every turn-based board game's pure rules provide, and what arena builds on it once for all
+//! of them: perft, the built-in `random` and search bots, and the rules test suite.
+
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Outcome, Seat};
+
+/// A position of a two-player game where one side moves at a time.
+pub trait Position: Clone + Send + Sync + 'static {
+    type Move: Clone + PartialEq + std::fmt::Debug + Send;
+
+    /// The seat to move (0 moves first). Meaningless once the game is over.
+    fn to_move(&self) -> Seat;
+
+    /// Every legal move; empty once the game is over.
+    fn legal_moves(&self) -> Vec<Self::Move>;
+
+    /// Play a legal move (the caller has checked it).
+    fn play(&mut self, mv: &Self::Move);
+
+    /// The result once the game is over (a win, a draw, a move limit); `None` while it goes on.
+    /// A side with no legal move is a finished game here, never an empty move list mid-game.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Moves played so far.
+    fn plies(&self) -> u32;
+
+    /// The move in the game's own notation, for `perft --divide`, logs and messages.
+    fn move_text(&self, mv: &Self::Move) -> String;
+
+    /// Whether `mv` is legal here.
+    fn is_legal(&self, mv: &Self::Move) -> bool {
+        self.outcome().is_none() && self.legal_moves().contains(mv)
+    }
+
+    /// A static score of the position for `seat` (higher is better), for the search bot.
+    /// Only its differences matter; keep it well below [`WIN`].
+    fn evaluate(&self, _seat: Seat) -> i32 {
+        0
+    }
+}
+
+/// Leaf counts of a move-generation tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Perft {
+    /// Positions exactly `depth` moves from the root (the classic perft number).
+    pub nodes: u64,
+    /// Games that finished within `depth` moves (finished positions are not expanded).
+    pub finished: u64,
+}
+
+impl std::ops::AddAssign for Perft {
+    fn add_assign(&mut self, o: Perft) {
+        self.nodes += o.nodes;
+        self.finished += o.finished;
+    }
+}
+
+pub fn perft<P: Position>(pos: &P, depth: u32) -> Perft {
+    let over = pos.outcome().is_some();
+    if depth == 0 || over {
+        return Perft {
+            nodes: (depth == 0) as u64,
+            finished: over as u64,
+        };
+    }
+    let mut total = Perft::default();
+    for mv in pos.legal_moves() {
+        let mut next = pos.clone();
+        next.play(&mv);
+        total += perft(&next, depth - 1);
+    }
+    total
+}
+
+/// Perft split by first move: (move, counts below it).
+pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(String, Perft)> {
+    if depth == 0 || pos.outcome().is_some() {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut next = pos.clone();
+            next.play(&mv);
+            (pos.move_text(&mv), perft(&next, depth - 1))
+        })
+        .collect()
+}
+
+/// The score of a won game; wins sooner score higher.
+pub const WIN: i32 = 1_000_000;
+
+/// Negamax with alpha-beta, to `depth` moves; scores are for the side to move.
+fn negamax<P: Position>(pos: &P, depth: u32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+    let me = pos.to_move();
+    if let Some(o) = pos.outcome() {
+        // The side to move in a finished position: compare its score with the other's.
+        let (mine, theirs) = (o.scores[me], o.scores[1 - me]);
+        return if mine > theirs {
+            WIN - ply
+        } else if mine < theirs {
+            -(WIN - ply)
+        } else {
+            0
+        };
+    }
+    if depth == 0 {
+        return pos.evaluate(me);
+    }
+    let mut best = i32::MIN + 1;
+    for mv in pos.legal_moves() {
+        let mut next = pos.clone();
+        next.play(&mv);
+        // A game may give the same side another move (a capture chain, an extra turn).
+        let score = if next.to_move() == me && next.outcome().is_none() {
+            negamax(&next, depth - 1, ply + 1, alpha, beta)
+        } else {
+            -negamax(&next, depth - 1, ply + 1, -beta, -alpha)
+        };
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The move a `depth`-move search prefers, ties broken at random so that games vary.
+pub fn search_move<P: Position>(pos: &P, depth: u32, rng: &mut ChaCha8Rng) -> Option<P::Move> {
+    let me = pos.to_move();
+    let mut scored = Vec::new();
+    for mv in pos.legal_moves() {
+        let mut next = pos.clone();
+        next.play(&mv);
+        let score = if next.to_move() == me && next.outcome().is_none() {
+            negamax(&next, depth.saturating_sub(1), 1, -WIN - 1, WIN + 1)
+        } else {
+            -negamax(&next, depth.saturating_sub(1), 1, -WIN - 1, WIN + 1)
+        };
+        scored.push((score, mv));
+    }
+    let best = scored.iter().map(|(s, _)| *s).max()?;
+    let top: Vec<_> = scored.into_iter().filter(|(s, _)| *s == best).collect();
+    top.choose(rng).map(|(_, mv)| mv.clone())
+}
+
+pub fn random_move<P: Position>(pos: &P, rng: &mut ChaCha8Rng) -> Option<P::Move> {
+    pos.legal_moves().choose(rng).cloned()
+}
+
+/// The rules test suite every board game runs (see each game's tests): legal moves agree with
+/// the legality check, a finished game accepts no move, and random playouts never panic and end
+/// within `max_plies`.
+#[cfg(test)]
+pub mod suite {
+    use super::*;
+    use rand::SeedableRng;
+
+    pub fn check<P: Position>(start: &P, playouts: u32, max_plies: u32) {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for game in 0..playouts {
+            let mut pos = start.clone();
+            loop {
+                let legal = pos.legal_moves();
+                for mv in &legal {
+                    assert!(pos.is_legal(mv), "game {game}: {mv:?} is listed but not legal");
+                }
+                if pos.outcome().is_some() {
+                    assert!(legal.is_empty(), "game {game}: a finished game offers moves");
+                    break;
+                }
+                assert!(
+                    !legal.is_empty(),
+                    "game {game}: no legal move but no outcome at ply {}",
+                    pos.plies()
+                );
+                assert!(
+                    pos.plies() < max_plies,
+                    "game {game}: still going after {max_plies} plies"
+                );
+                let before = pos.plies();
+                let mv = legal.choose(&mut rng).expect("not empty").clone();
+                assert!(!pos.move_text(&mv).is_empty());
+                pos.play(&mv);
+                assert_eq!(pos.plies(), before + 1, "a move counts one ply");
+            }
+            let o = pos.outcome().expect("finished");
+            let total: f64 = o.scores.iter().sum();
+            assert_eq!(total, 1.0, "scores of a finished game add up to 1");
+        }
+    }
+}

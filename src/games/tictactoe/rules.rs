@@ -1,0 +1,1 @@
+//! tictactoe rules: being written.
