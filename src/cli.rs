@@ -28,6 +28,18 @@ pub enum Command {
     },
     /// Play a match between two bots.
     Duel(DuelArgs),
+    /// Count the positions DEPTH moves from a position (for game authors and rules tests).
+    Perft {
+        game: String,
+        depth: u32,
+        /// The position: a PDN FEN for draughts (`W:W21,22:B5,K9`), the board string for
+        /// tictactoe and connect4. Default: the start.
+        #[arg(long)]
+        position: Option<String>,
+        /// Also print the count under each first move.
+        #[arg(long)]
+        divide: bool,
+    },
     /// Re-check a game log against the referee and print its spectator stream.
     Replay {
         /// A game log (.jsonl) written by arena.

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod duel;
 pub mod error;
 pub mod games;
+pub mod perft;
 pub mod referee;
 pub mod replay;
 

@@ -9,6 +9,12 @@ fn main() {
     let result = match cli.command {
         Command::Games { game } => arena::duel::games(game.as_deref()),
         Command::Duel(args) => block_on(arena::duel::run(args)),
+        Command::Perft {
+            game,
+            depth,
+            position,
+            divide,
+        } => arena::perft::run(&game, depth, position.as_deref(), divide),
         Command::Replay { log, spectate } => {
             block_on(arena::replay::run(&log, spectate.as_deref()))
         }

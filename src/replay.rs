@@ -8,7 +8,7 @@ use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, SpectatorSink};
 use crate::duel::find_game;
 use crate::error::{Error, Result};
-use crate::games::{Fault, Msg, Outbox, Params};
+use crate::games::{Fault, Msg, Outbox, Params, Seating};
 use crate::referee::Judge;
 use crate::referee::log::Entry;
 
@@ -41,10 +41,12 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
         header.players[0].name.clone(),
         header.players[1].name.clone(),
     ];
-    let mut judge = Judge::new(
-        game.new_game(&params, names.clone(), header.seed)
-            .map_err(|e| bad(1, &e))?,
-    );
+    let seating = Seating {
+        names: names.clone(),
+        seed: header.seed,
+        timeout: header.timeout,
+    };
+    let mut judge = Judge::new(game.new_game(&params, &seating).map_err(|e| bad(1, &e))?);
 
     let mut out = Outbox::default();
     judge.start(&mut out);

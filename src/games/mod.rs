@@ -13,6 +13,7 @@ pub mod checkers;
 pub mod connect4;
 pub mod dama;
 pub mod draughts;
+pub mod json_protocol;
 pub mod params;
 pub mod position;
 pub mod roshambo;
@@ -216,8 +217,17 @@ pub trait Game: Send {
     fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String;
 }
 
-/// Builds a match from resolved parameters, the players' names and the game's seed.
-pub type CreateGame = fn(&Params, [String; 2], u64) -> Result<Box<dyn Game>, String>;
+/// Who plays, with which seed and time limit: what a game may need besides its parameters.
+#[derive(Debug, Clone)]
+pub struct Seating {
+    pub names: [String; 2],
+    pub seed: u64,
+    /// Seconds per move, for protocols that tell the bots (the JSON games' `timelimit`).
+    pub timeout: f64,
+}
+
+/// Builds a match from resolved parameters and the seating.
+pub type CreateGame = fn(&Params, &Seating) -> Result<Box<dyn Game>, String>;
 
 /// A game arena knows: its name, description, parameters and built-in bots.
 pub struct GameInfo {
@@ -234,16 +244,13 @@ pub struct GameInfo {
     /// Build a match; the parameters are already resolved against `params`. An error names the
     /// parameter whose value the game refuses.
     pub create: CreateGame,
+    /// Move-generation counts for `arena perft`; board games only.
+    pub perft: Option<position::PerftFn>,
 }
 
 impl GameInfo {
-    pub fn new_game(
-        &self,
-        params: &Params,
-        names: [String; 2],
-        seed: u64,
-    ) -> Result<Box<dyn Game>, String> {
-        (self.create)(params, names, seed)
+    pub fn new_game(&self, params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
+        (self.create)(params, seating)
     }
 
     /// Check `key=value` pairs against the parameter table, and that the game accepts them.
@@ -252,7 +259,12 @@ impl GameInfo {
         given: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Params, String> {
         let params = Params::resolve(self.params, given)?;
-        self.new_game(&params, ["a".into(), "b".into()], 0)?;
+        let seating = Seating {
+            names: ["a".into(), "b".into()],
+            seed: 0,
+            timeout: self.timeout,
+        };
+        self.new_game(&params, &seating)?;
         Ok(params)
     }
 
@@ -291,7 +303,14 @@ impl GameInfo {
 }
 
 /// Every game, in the order `arena games` lists them.
-pub static ALL: &[&GameInfo] = &[&roshambo::INFO, &royalur::INFO];
+pub static ALL: &[&GameInfo] = &[
+    &roshambo::INFO,
+    &royalur::INFO,
+    &dama::INFO,
+    &checkers::INFO,
+    &tictactoe::INFO,
+    &connect4::INFO,
+];
 
 pub fn find(name: &str) -> Option<&'static GameInfo> {
     ALL.iter().copied().find(|g| g.name == name)
@@ -304,4 +323,90 @@ pub fn derive_seed(seed: u64, stream: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// The suite every registered game runs through the `Game` trait, as the referee drives it:
+/// built-in bots play to the end within the game's limits, a finished game waits for no one,
+/// and lines that are not moves are refused without a panic.
+#[cfg(test)]
+mod suite {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn new_game(info: &GameInfo, seed: u64) -> Box<dyn Game> {
+        let params = Params::resolve(info.params, []).expect("defaults are valid");
+        let seating = Seating {
+            names: ["alpha".into(), "beta".into()],
+            seed,
+            timeout: 1.0,
+        };
+        info.new_game(&params, &seating)
+            .expect("a game with defaults")
+    }
+
+    #[test]
+    fn built_in_bots_play_every_game_to_an_end() {
+        for info in ALL {
+            for seed in 0..20 {
+                let mut game = new_game(info, seed);
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut out = Outbox::default();
+                game.start(&mut out);
+                let mut steps = 0;
+                while game.awaiting() != [false, false] {
+                    for seat in 0..2 {
+                        if !game.awaiting()[seat] {
+                            continue;
+                        }
+                        let bot = info.builtins[seed as usize % info.builtins.len()].0;
+                        let line = game.builtin_line(seat, bot, &mut rng);
+                        let step = game.on_line(seat, &line, &mut out);
+                        assert_eq!(step, Ok(Step::Done), "{}: {bot} sent {line:?}", info.name);
+                    }
+                    steps += 1;
+                    assert!(steps < 20_000, "{} does not end", info.name);
+                }
+                let outcome = game.outcome().expect("a finished game has an outcome");
+                assert_eq!(outcome.scores.iter().sum::<f64>(), 1.0, "{}", info.name);
+                assert!(matches!(
+                    outcome.reason,
+                    Reason::Normal | Reason::Draw | Reason::Limit
+                ));
+                assert!(game.plies() > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn lines_that_are_not_moves_are_refused() {
+        let junk = [
+            "",
+            "   ",
+            "\u{0}\u{1}",
+            "ROCKS",
+            "-1",
+            "99999999999999999999",
+            "{",
+            "[]",
+            "null",
+            "6Z 9Q",
+            "{\"token\": 1, \"move\": {}}",
+            "ÿÿÿ",
+        ];
+        for info in ALL {
+            for (i, line) in junk.iter().enumerate() {
+                let mut game = new_game(info, i as u64);
+                let mut out = Outbox::default();
+                game.start(&mut out);
+                let seat = (0..2)
+                    .find(|&s| game.awaiting()[s])
+                    .expect("someone moves first");
+                match game.on_line(seat, line, &mut out) {
+                    Err(f) => assert!(matches!(f.kind, FaultKind::Protocol | FaultKind::Illegal)),
+                    // dama lets a player retry an invalid line within its turn.
+                    Ok(step) => assert_eq!(step, Step::Retry, "{}: {line:?} accepted", info.name),
+                }
+            }
+        }
+    }
 }

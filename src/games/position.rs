@@ -166,10 +166,16 @@ pub mod suite {
             loop {
                 let legal = pos.legal_moves();
                 for mv in &legal {
-                    assert!(pos.is_legal(mv), "game {game}: {mv:?} is listed but not legal");
+                    assert!(
+                        pos.is_legal(mv),
+                        "game {game}: {mv:?} is listed but not legal"
+                    );
                 }
                 if pos.outcome().is_some() {
-                    assert!(legal.is_empty(), "game {game}: a finished game offers moves");
+                    assert!(
+                        legal.is_empty(),
+                        "game {game}: a finished game offers moves"
+                    );
                     break;
                 }
                 assert!(
@@ -191,5 +197,41 @@ pub mod suite {
             let total: f64 = o.scores.iter().sum();
             assert_eq!(total, 1.0, "scores of a finished game add up to 1");
         }
+    }
+}
+
+/// What `arena perft` prints.
+#[derive(Debug, Clone)]
+pub struct PerftReport {
+    /// The position, drawn for people.
+    pub board: String,
+    /// Per first move, with `--divide`.
+    pub divide: Vec<(String, Perft)>,
+    pub total: Perft,
+}
+
+/// Perft from a position given as text (`None`: the start), with or without the split by move.
+pub type PerftFn =
+    fn(position: Option<&str>, depth: u32, divide: bool) -> Result<PerftReport, String>;
+
+pub fn report<P: Position>(pos: &P, board: String, depth: u32, split: bool) -> PerftReport {
+    let (divide, total) = if split {
+        let rows = divide(pos, depth);
+        let mut total = Perft::default();
+        for (_, p) in &rows {
+            total += *p;
+        }
+        // A finished position at depth 0 has no moves to split by but still counts itself.
+        if rows.is_empty() {
+            total = perft(pos, depth);
+        }
+        (rows, total)
+    } else {
+        (Vec::new(), perft(pos, depth))
+    };
+    PerftReport {
+        board,
+        divide,
+        total,
     }
 }

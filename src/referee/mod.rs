@@ -13,7 +13,9 @@ use tokio::time::Instant;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Connection, Event};
 use crate::error::{Error, Result};
-use crate::games::{Fault, FaultKind, GameInfo, Msg, Outbox, Params, Reason, Step, derive_seed};
+use crate::games::{
+    Fault, FaultKind, GameInfo, Msg, Outbox, Params, Reason, Seating, Step, derive_seed,
+};
 
 pub mod judge;
 pub mod log;
@@ -185,9 +187,14 @@ impl Wire<'_> {
 /// that cannot be written) are errors.
 pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
     let names = [setup.players[0].name.clone(), setup.players[1].name.clone()];
+    let seating = Seating {
+        names: names.clone(),
+        seed: setup.seed,
+        timeout: setup.timeout.as_secs_f64(),
+    };
     let game = setup
         .game
-        .new_game(&setup.params, names.clone(), setup.seed)
+        .new_game(&setup.params, &seating)
         .map_err(Error::Usage)?;
     let header = Header {
         game: setup.game.name.to_string(),

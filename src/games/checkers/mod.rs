@@ -1,1 +1,22 @@
+//! checkers: English draughts over the adversarial game server's JSON protocol.
+
+mod protocol;
 pub mod rules;
+
+use super::GameInfo;
+use super::json_protocol;
+
+pub static INFO: GameInfo = GameInfo {
+    name: "checkers",
+    summary: "English draughts over the adversarial game server's JSON protocol",
+    description: concat!(
+        include_str!("description.md"),
+        include_str!("../json_protocol.md")
+    ),
+    params: &[],
+    builtins: json_protocol::BUILTINS,
+    timeout: 3.0,
+    startup_timeout: 10.0,
+    create: json_protocol::create::<rules::Board>,
+    perft: Some(json_protocol::perft::<rules::Board>),
+};

@@ -1,1 +1,63 @@
+//! dama: Italian draughts over Code Colosseum's text protocol.
+
+mod protocol;
 pub mod rules;
+
+use super::{GameInfo, ParamKind, ParamSpec, position};
+
+pub static INFO: GameInfo = GameInfo {
+    name: "dama",
+    summary: "Italian draughts (FID rules) over Code Colosseum's text protocol",
+    description: include_str!("description.md"),
+    params: &[
+        ParamSpec {
+            name: "retries",
+            help: "invalid moves a player may retry per turn, within the same deadline, before losing",
+            kind: ParamKind::Int {
+                default: 3,
+                min: 0,
+                max: 20,
+            },
+        },
+        ParamSpec {
+            name: "max_moves",
+            help: "moves (plies) after which the game is stopped as a draw (reason `limit`)",
+            kind: ParamKind::Int {
+                default: 200,
+                min: 1,
+                max: 10_000,
+            },
+        },
+        ParamSpec {
+            name: "pace",
+            help: "minimum seconds between turns (0: no one is watching)",
+            kind: ParamKind::Float {
+                default: 0.0,
+                min: 0.0,
+                max: 30.0,
+            },
+        },
+    ],
+    builtins: &[
+        ("random", "plays a uniformly random legal move"),
+        (
+            "search",
+            "alpha-beta search 5 moves deep counting material, random among equals",
+        ),
+    ],
+    timeout: 3.0,
+    startup_timeout: 10.0,
+    create: |params, seating| Ok(Box::new(protocol::Dama::new(params, seating.names.clone()))),
+    perft: Some(|position, depth, divide| {
+        let board = match position {
+            Some(p) => rules::Board::from_fen(p)?,
+            None => rules::Board::start(),
+        };
+        Ok(position::report(
+            &board,
+            board.board_lines().join("\n"),
+            depth,
+            divide,
+        ))
+    }),
+};

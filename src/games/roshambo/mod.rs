@@ -33,5 +33,11 @@ pub static INFO: GameInfo = GameInfo {
     builtins: bots::BUILTINS,
     timeout: 3.0,
     startup_timeout: 10.0,
-    create: |params, names, _seed| Ok(Box::new(protocol::Roshambo::new(params, names))),
+    create: |params, seating| {
+        Ok(Box::new(protocol::Roshambo::new(
+            params,
+            seating.names.clone(),
+        )))
+    },
+    perft: None,
 };

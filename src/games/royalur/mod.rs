@@ -43,5 +43,12 @@ pub static INFO: GameInfo = GameInfo {
     ],
     timeout: 3.0,
     startup_timeout: 10.0,
-    create: |params, names, seed| Ok(Box::new(protocol::RoyalUr::new(params, names, seed)?)),
+    create: |params, seating| {
+        Ok(Box::new(protocol::RoyalUr::new(
+            params,
+            seating.names.clone(),
+            seating.seed,
+        )?))
+    },
+    perft: None,
 };

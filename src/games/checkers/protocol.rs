@@ -1,0 +1,48 @@
+//! checkers over the adversarial game server's JSON protocol.
+
+use serde_json::Value;
+
+use super::rules::{Board, Move};
+use crate::games::json_protocol::JsonRules;
+
+impl JsonRules for Board {
+    const NAME: &'static str = "checkers";
+    const REQUEST_NAMES: &'static [&'static str] = &["checkers"];
+    const SEARCH_DEPTH: u32 = 6;
+
+    fn start() -> Self {
+        Board::start()
+    }
+
+    /// A PDN FEN such as `W:W21,22:B5,K9`.
+    fn from_position(text: &str) -> Result<Self, String> {
+        Board::from_fen(text)
+    }
+
+    fn render(&self) -> String {
+        Board::render(self)
+    }
+
+    fn board(&self) -> String {
+        self.board_string()
+    }
+
+    /// A list of board indices 0..63: the start square, then every square landed on.
+    fn parse_move(&self, value: &Value) -> Result<Move, String> {
+        let malformed = || "expected a list of board indices 0..63 such as [17, 26]".to_string();
+        let items = value.as_array().ok_or_else(malformed)?;
+        let path = items
+            .iter()
+            .map(|v| v.as_u64().filter(|&i| i < 64).map(|i| i as u8))
+            .collect::<Option<Vec<u8>>>()
+            .ok_or_else(malformed)?;
+        if path.len() < 2 {
+            return Err(malformed());
+        }
+        Ok(Move { path })
+    }
+
+    fn move_json(&self, mv: &Move) -> Value {
+        Value::from(mv.path.clone())
+    }
+}

@@ -1,0 +1,36 @@
+//! connect four over the adversarial game server's JSON protocol.
+
+use serde_json::Value;
+
+use super::rules::Board;
+use crate::games::json_protocol::{JsonRules, small_index};
+
+impl JsonRules for Board {
+    const NAME: &'static str = "connect4";
+    const REQUEST_NAMES: &'static [&'static str] = &["connect4", "connectfour"];
+    const SEARCH_DEPTH: u32 = 6;
+
+    fn start() -> Self {
+        Board::default()
+    }
+
+    fn from_position(text: &str) -> Result<Self, String> {
+        Board::from_board_string(text)
+    }
+
+    fn render(&self) -> String {
+        Board::render(self)
+    }
+
+    fn board(&self) -> String {
+        self.board_string()
+    }
+
+    fn parse_move(&self, value: &Value) -> Result<u8, String> {
+        small_index(value, 7, "a column")
+    }
+
+    fn move_json(&self, mv: &u8) -> Value {
+        Value::from(*mv)
+    }
+}

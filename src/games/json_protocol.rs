@@ -1,0 +1,351 @@
+//! The adversarial game server's JSON protocol (checkers, tictactoe, connect4), one JSON object
+//! per line, over a bot's channel instead of a TCP socket. One implementation for every game
+//! whose rules are a [`Position`]:
+//!
+//! 1. the bot sends its request, `{"game": "checkers"}`;
+//! 2. arena acknowledges: `{"name": "checkers", "player": 1, "timelimit": 3.0}`;
+//! 3. the player to move gets the state `{"player": 1, "board": "...", "result": 0, "token": "..."}`
+//!    and answers `{"token": "...", "move": ...}`;
+//! 4. at the end both get the final state with `result` (-1 tie, 1 or 2 the winner), `history`
+//!    (every move) and `log` (what happened, newline-terminated lines).
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::position::{PerftReport, Position, random_move, report, search_move};
+use super::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Seating, Step, other};
+
+/// What the JSON protocol needs of a game beyond its rules.
+pub trait JsonRules: Position {
+    /// The name in the acknowledgement.
+    const NAME: &'static str;
+    /// Names a request may use for this game.
+    const REQUEST_NAMES: &'static [&'static str];
+    /// How deep the built-in `search` bot looks.
+    const SEARCH_DEPTH: u32;
+
+    /// The start position.
+    fn start() -> Self;
+    /// A position as `arena perft --position` takes it.
+    fn from_position(text: &str) -> Result<Self, String>;
+    /// The position drawn for people.
+    fn render(&self) -> String;
+
+    fn board(&self) -> String;
+    /// A move as the bot sends it; `Err` says why it is malformed.
+    fn parse_move(&self, value: &Value) -> Result<Self::Move, String>;
+    fn move_json(&self, mv: &Self::Move) -> Value;
+}
+
+/// `GameInfo::create` for a JSON game.
+pub fn create<P: JsonRules>(_params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
+    Ok(Box::new(JsonGame::new(P::start(), seating)))
+}
+
+/// `GameInfo::perft` for a JSON game.
+pub fn perft<P: JsonRules>(
+    position: Option<&str>,
+    depth: u32,
+    divide: bool,
+) -> Result<PerftReport, String> {
+    let pos = match position {
+        Some(text) => P::from_position(text)?,
+        None => P::start(),
+    };
+    Ok(report(&pos, pos.render(), depth, divide))
+}
+
+/// A small index sent as a number or as a string holding one (`4` or `"4"`, as the original
+/// server's clients send it), below `bound`.
+pub fn small_index(value: &Value, bound: u64, what: &str) -> Result<u8, String> {
+    let n = match value {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    };
+    match n {
+        Some(n) if n < bound => Ok(n as u8),
+        _ => Err(format!("expected {what} 0..{}", bound - 1)),
+    }
+}
+
+/// The built-in bots of every JSON game.
+pub const BUILTINS: &[(&str, &str)] = &[
+    ("random", "plays a uniformly random legal move"),
+    (
+        "search",
+        "alpha-beta search a few moves deep (see the game's description), random among equals",
+    ),
+];
+
+#[derive(Serialize)]
+struct Ack {
+    name: &'static str,
+    player: usize,
+    timelimit: f64,
+}
+
+#[derive(Serialize)]
+struct State<'a> {
+    player: usize,
+    board: String,
+    result: i32,
+    token: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    history: Option<&'a [Value]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Phase {
+    /// Waiting for the requests; `true` once a seat's request is in.
+    Handshake([bool; 2]),
+    Playing,
+    Over,
+}
+
+pub struct JsonGame<P: JsonRules> {
+    pos: P,
+    phase: Phase,
+    token: String,
+    rng: ChaCha8Rng,
+    timelimit: f64,
+    history: Vec<Value>,
+    log: Vec<String>,
+    /// The result as the protocol states it: -1 tie, 1 or 2 the winner.
+    result: i32,
+}
+
+/// `player` numbers in this protocol are 1-based.
+fn player(seat: Seat) -> usize {
+    seat + 1
+}
+
+impl<P: JsonRules> JsonGame<P> {
+    pub fn new(pos: P, seating: &Seating) -> Self {
+        JsonGame {
+            pos,
+            phase: Phase::Handshake([false; 2]),
+            token: String::new(),
+            rng: ChaCha8Rng::seed_from_u64(seating.seed),
+            timelimit: seating.timeout,
+            history: Vec::new(),
+            log: Vec::new(),
+            result: 0,
+        }
+    }
+
+    fn new_token(&mut self) {
+        const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789%$#&@";
+        self.token = (0..8)
+            .map(|_| CHARS[self.rng.random_range(0..CHARS.len())] as char)
+            .collect();
+    }
+
+    fn state_json(&self, for_player: usize, last: bool) -> String {
+        let state = State {
+            player: for_player,
+            board: self.pos.board(),
+            result: self.result,
+            token: &self.token,
+            history: last.then_some(&self.history[..]),
+            log: last.then(|| self.log.iter().map(|l| format!("{l}\n")).collect()),
+        };
+        serde_json::to_string(&state).expect("a state serialises")
+    }
+
+    /// Ask the player to move, and show the spectators the position.
+    fn prompt(&mut self, out: &mut Outbox) {
+        self.new_token();
+        let mover = self.pos.to_move();
+        out.to(mover, self.state_json(player(mover), false));
+        out.spectators(self.state_json(player(mover), false));
+    }
+
+    fn finish(&mut self, result: i32, out: &mut Outbox) {
+        self.result = result;
+        self.phase = Phase::Over;
+        self.new_token();
+        for seat in 0..2 {
+            out.to(seat, self.state_json(player(seat), true));
+        }
+        out.spectators(self.state_json(player(self.pos.to_move()), true));
+    }
+
+    fn on_request(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+        let refuse = |out: &mut Outbox, why: &str| {
+            out.to(seat, serde_json::json!({ "log": why }).to_string());
+            Fault::protocol(format!("sent the request '{line}': {why}"))
+        };
+        let Ok(request) = serde_json::from_str::<Value>(line) else {
+            return Err(refuse(out, "Game request is not json."));
+        };
+        let Some(name) = request.get("game").and_then(Value::as_str) else {
+            return Err(refuse(out, "Please specify a game."));
+        };
+        if !P::REQUEST_NAMES.contains(&name) {
+            return Err(refuse(
+                out,
+                &format!(
+                    "We don't know that game here: this match plays {}.",
+                    P::NAME
+                ),
+            ));
+        }
+        let ack = Ack {
+            name: P::NAME,
+            player: player(seat),
+            timelimit: self.timelimit,
+        };
+        out.to(
+            seat,
+            serde_json::to_string(&ack).expect("an ack serialises"),
+        );
+        let Phase::Handshake(mut requested) = self.phase else {
+            unreachable!("requests only during the handshake")
+        };
+        requested[seat] = true;
+        self.phase = if requested == [true, true] {
+            self.log.push("The game starts.".into());
+            self.prompt(out);
+            Phase::Playing
+        } else {
+            Phase::Handshake(requested)
+        };
+        Ok(Step::Done)
+    }
+
+    fn on_move(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+        let n = player(seat);
+        let fail = |kind, why: String| Fault::new(kind, why);
+        let Ok(Value::Object(msg)) = serde_json::from_str::<Value>(line) else {
+            return Err(fail(
+                FaultKind::Protocol,
+                format!("Player {n} submitted ill-formed json: '{line}'"),
+            ));
+        };
+        let Some(mv) = msg.get("move") else {
+            return Err(fail(
+                FaultKind::Protocol,
+                format!("Key 'move' not in move json: '{line}'"),
+            ));
+        };
+        let Some(token) = msg.get("token") else {
+            return Err(fail(
+                FaultKind::Protocol,
+                format!("Move json does not contain 'token': '{line}'"),
+            ));
+        };
+        if token.as_str() != Some(self.token.as_str()) {
+            return Err(fail(
+                FaultKind::Protocol,
+                format!(
+                    "Player {n} submitted incorrect token {token} (expected \"{}\")",
+                    self.token
+                ),
+            ));
+        }
+        let mv = self.pos.parse_move(mv).map_err(|why| {
+            fail(
+                FaultKind::Protocol,
+                format!("Player {n} submitted ill-formed move {mv}: {why}"),
+            )
+        })?;
+        if !self.pos.is_legal(&mv) {
+            return Err(fail(
+                FaultKind::Illegal,
+                format!(
+                    "Player {n} submitted illegal move {}",
+                    self.pos.move_text(&mv)
+                ),
+            ));
+        }
+        self.history.push(self.pos.move_json(&mv));
+        self.pos.play(&mv);
+        match self.pos.outcome() {
+            Some(outcome) => {
+                let result = outcome_result(&outcome);
+                self.log.push(match result {
+                    -1 => format!("The game is a draw ({}).", outcome.reason.as_str()),
+                    w => format!("Player {w} wins."),
+                });
+                self.finish(result, out);
+            }
+            None => self.prompt(out),
+        }
+        Ok(Step::Done)
+    }
+}
+
+fn outcome_result(o: &Outcome) -> i32 {
+    match o.scores {
+        [a, b] if a > b => 1,
+        [a, b] if b > a => 2,
+        _ => -1,
+    }
+}
+
+impl<P: JsonRules> Game for JsonGame<P> {
+    fn start(&mut self, _out: &mut Outbox) {
+        // The bots speak first: each sends its request.
+    }
+
+    fn awaiting(&self) -> [bool; 2] {
+        match self.phase {
+            Phase::Handshake(requested) => [!requested[0], !requested[1]],
+            Phase::Playing => {
+                let mut a = [false; 2];
+                a[self.pos.to_move()] = true;
+                a
+            }
+            Phase::Over => [false; 2],
+        }
+    }
+
+    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+        match self.phase {
+            Phase::Handshake(_) => self.on_request(seat, line.trim(), out),
+            _ => self.on_move(seat, line.trim(), out),
+        }
+    }
+
+    fn on_fault(&mut self, seat: Seat, fault: &Fault, out: &mut Outbox) {
+        let n = player(seat);
+        self.log.push(match fault.kind {
+            FaultKind::Timeout => format!("Player {n} took too long to submit move"),
+            FaultKind::Crash => format!("Player {n} left the game ({})", fault.detail),
+            FaultKind::Illegal | FaultKind::Protocol => fault.detail.clone(),
+        });
+        self.log
+            .push(format!("Player {} wins.", player(other(seat))));
+        self.finish(player(other(seat)) as i32, out);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.phase == Phase::Over {
+            self.pos.outcome()
+        } else {
+            None
+        }
+    }
+
+    fn plies(&self) -> u32 {
+        self.pos.plies()
+    }
+
+    fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
+        if let Phase::Handshake(_) = self.phase {
+            return serde_json::json!({ "game": P::NAME }).to_string();
+        }
+        let _ = seat;
+        let mv = match name {
+            "search" => search_move(&self.pos, P::SEARCH_DEPTH, rng),
+            _ => random_move(&self.pos, rng),
+        };
+        let mv = mv.expect("a game in progress has a legal move");
+        serde_json::json!({ "token": self.token, "move": self.pos.move_json(&mv) }).to_string()
+    }
+}

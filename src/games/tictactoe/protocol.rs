@@ -1,0 +1,37 @@
+//! tictactoe over the adversarial game server's JSON protocol.
+
+use serde_json::Value;
+
+use super::rules::Board;
+use crate::games::json_protocol::{JsonRules, small_index};
+
+impl JsonRules for Board {
+    const NAME: &'static str = "tictactoe";
+    const REQUEST_NAMES: &'static [&'static str] = &["tictactoe"];
+    // The whole game: the built-in search plays perfectly.
+    const SEARCH_DEPTH: u32 = 9;
+
+    fn start() -> Self {
+        Board::default()
+    }
+
+    fn from_position(text: &str) -> Result<Self, String> {
+        Board::from_board_string(text)
+    }
+
+    fn render(&self) -> String {
+        Board::render(self)
+    }
+
+    fn board(&self) -> String {
+        self.board_string()
+    }
+
+    fn parse_move(&self, value: &Value) -> Result<u8, String> {
+        small_index(value, 9, "a cell index")
+    }
+
+    fn move_json(&self, mv: &u8) -> Value {
+        Value::from(*mv)
+    }
+}

@@ -1,0 +1,26 @@
+//! `arena perft GAME DEPTH [--position POS] [--divide]`: move-generation counts, for game authors
+//! and the rules tests.
+
+use crate::duel::find_game;
+use crate::error::{Error, Result};
+
+pub fn run(game: &str, depth: u32, position: Option<&str>, divide: bool) -> Result<()> {
+    let info = find_game(game)?;
+    let perft = info.perft.ok_or_else(|| {
+        Error::Usage(format!(
+            "perft counts the moves of board games; {} is not one",
+            info.name
+        ))
+    })?;
+    let report =
+        perft(position, depth, divide).map_err(|e| Error::Usage(format!("--position: {e}")))?;
+    println!("{}", report.board.trim_end());
+    for (mv, p) in &report.divide {
+        println!("{mv} {}", p.nodes);
+    }
+    println!(
+        "depth {depth}: {} nodes, {} games finished within {depth} moves",
+        report.total.nodes, report.total.finished
+    );
+    Ok(())
+}
