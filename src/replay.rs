@@ -10,7 +10,7 @@ use crate::duel::find_game;
 use crate::error::{Error, Result};
 use crate::games::{Fault, Msg, Outbox, Params, Seating};
 use crate::referee::Judge;
-use crate::referee::log::Entry;
+use crate::referee::log::{Entry, clock};
 
 pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
     let text =
@@ -48,9 +48,13 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
     };
     let mut judge = Judge::new(game.new_game(&params, &seating).map_err(|e| bad(1, &e))?);
 
-    let mut out = Outbox::default();
+    let mut out = Outbox {
+        now_ms: header.start_ms,
+        ..Outbox::default()
+    };
     judge.start(&mut out);
     // What the judge produces now, to be matched against what the log says was sent.
+    let start_ms = header.start_ms;
     let mut produced: std::collections::VecDeque<Msg> = out.take().into();
     let mut stream = Vec::new();
     let mut logged_result = None;
@@ -77,16 +81,18 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
             continue;
         }
         match entry {
-            Entry::Received { from, line, .. } if from < 2 => {
+            Entry::Received { t, from, line } if from < 2 => {
+                out.now_ms = clock(start_ms, t);
                 let _ = judge.line(from, &line, &mut out);
             }
             // A refused line was already judged a fault when it was replayed.
             Entry::Fault {
+                t,
                 fault,
                 kind,
                 detail,
-                ..
             } if fault < 2 && !judge.has_failed(fault) => {
+                out.now_ms = clock(start_ms, t);
                 judge.fault(fault, Fault::new(kind, detail.to_string()), &mut out);
             }
             Entry::Result { result } => logged_result = Some(result),

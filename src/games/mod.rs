@@ -9,11 +9,14 @@ use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
 
+pub mod batalo;
 pub mod checkers;
 pub mod connect4;
 pub mod dama;
 pub mod draughts;
 pub mod json_protocol;
+pub mod krom;
+pub mod loa;
 pub mod params;
 pub mod position;
 pub mod roshambo;
@@ -155,6 +158,10 @@ pub enum Msg {
 #[derive(Debug, Default)]
 pub struct Outbox {
     pub msgs: Vec<Msg>,
+    /// The time of the event being handled, in milliseconds since the Unix epoch, for protocols
+    /// that send timestamps. The referee sets it from the time it logs, so a replay sees the
+    /// same clock; games never read the system clock themselves.
+    pub now_ms: u64,
 }
 
 impl Outbox {

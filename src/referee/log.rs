@@ -27,9 +27,17 @@ pub struct Header {
     pub players: Vec<PlayerInfo>,
     /// When the game started, RFC 3339 in UTC.
     pub start: String,
+    /// The same, in milliseconds since the Unix epoch: the games' clock is this plus `t`.
+    #[serde(default)]
+    pub start_ms: u64,
     pub timeout: f64,
     pub startup_timeout: f64,
     pub arena: String,
+}
+
+/// The games' clock at `t` microseconds into a game that started at `start_ms`.
+pub fn clock(start_ms: u64, t: u64) -> u64 {
+    start_ms + t / 1000
 }
 
 /// One line of the log. Untagged: each variant is told apart by its keys.
@@ -120,13 +128,15 @@ impl GameLog {
         });
     }
 
-    pub fn received(&mut self, seat: usize, line: &str) {
+    /// Returns the time logged, in microseconds since the start.
+    pub fn received(&mut self, seat: usize, line: &str) -> u64 {
         let t = self.micros();
         self.write(&Entry::Received {
             t,
             from: seat,
             line: Cow::Borrowed(line),
         });
+        t
     }
 
     pub fn spectators(&mut self, line: &str) {
@@ -137,7 +147,8 @@ impl GameLog {
         });
     }
 
-    pub fn fault(&mut self, seat: usize, fault: &Fault) {
+    /// Returns the time logged, in microseconds since the start.
+    pub fn fault(&mut self, seat: usize, fault: &Fault) -> u64 {
         let t = self.micros();
         self.write(&Entry::Fault {
             t,
@@ -145,6 +156,7 @@ impl GameLog {
             kind: fault.kind,
             detail: Cow::Borrowed(&fault.detail),
         });
+        t
     }
 
     pub fn exit(&mut self, seat: usize, status: &str) {

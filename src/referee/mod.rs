@@ -21,7 +21,7 @@ pub mod judge;
 pub mod log;
 
 pub use judge::{Judge, Verdict};
-use log::{GameLog, Header, PlayerInfo};
+use log::{GameLog, Header, PlayerInfo, clock};
 
 pub struct Player {
     pub name: String,
@@ -196,6 +196,7 @@ pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
         .game
         .new_game(&setup.params, &seating)
         .map_err(Error::Usage)?;
+    let now = std::time::SystemTime::now();
     let header = Header {
         game: setup.game.name.to_string(),
         params: setup.params.clone(),
@@ -208,11 +209,15 @@ pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
                 bot: p.bot.label.clone(),
             })
             .collect(),
-        start: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        start: humantime::format_rfc3339_seconds(now).to_string(),
+        start_ms: now
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
         timeout: setup.timeout.as_secs_f64(),
         startup_timeout: setup.startup_timeout.as_secs_f64(),
         arena: env!("CARGO_PKG_VERSION").to_string(),
     };
+    let start_ms = header.start_ms;
     let log = GameLog::create(&setup.log_path, header)?;
     let started = Instant::now();
     let ((s0, f0), (s1, f1)) = tokio::join!(open_seat(&setup, 0), open_seat(&setup, 1));
@@ -224,12 +229,15 @@ pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
         buf: [Vec::new(), Vec::new()],
     };
     let mut judge = Judge::new(game);
-    let mut out = Outbox::default();
+    let mut out = Outbox {
+        now_ms: start_ms,
+        ..Outbox::default()
+    };
     judge.start(&mut out);
     wire.deliver(&mut out, &mut seats).await;
     for (seat, fault) in [f0, f1].into_iter().enumerate() {
         if let Some(f) = fault {
-            wire.log.fault(seat, &f);
+            out.now_ms = clock(start_ms, wire.log.fault(seat, &f));
             judge.fault(seat, f, &mut out);
             wire.deliver(&mut out, &mut seats).await;
         }
@@ -239,18 +247,20 @@ pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
         let (seat, heard) = next_line(&mut seats, judge.awaiting(), &judge, &setup).await;
         match heard {
             Ok(line) => {
-                wire.log.received(seat, &line);
+                out.now_ms = clock(start_ms, wire.log.received(seat, &line));
                 match judge.line(seat, &line, &mut out) {
                     Ok(Step::Done) => {
                         seats[seat].moves += 1;
                         seats[seat].turn_start = None;
                     }
                     Ok(Step::Retry) => {}
-                    Err(f) => wire.log.fault(seat, &f),
+                    Err(f) => {
+                        wire.log.fault(seat, &f);
+                    }
                 }
             }
             Err(f) => {
-                wire.log.fault(seat, &f);
+                out.now_ms = clock(start_ms, wire.log.fault(seat, &f));
                 judge.fault(seat, f, &mut out);
             }
         }

@@ -1,0 +1,1 @@
+//! batalo: being written.

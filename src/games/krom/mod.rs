@@ -1,0 +1,1 @@
+//! krom: being written.

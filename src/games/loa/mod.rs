@@ -1,0 +1,1 @@
+//! loa: being written.
