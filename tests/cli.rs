@@ -247,6 +247,12 @@ fn example_python_bots_play_full_games_on_both_channels() {
         ("roshambo", "python3 bots/roshambo/pipe.py", "pipe"),
         ("royalur", "python3 bots/royalur/random.py", "stdio"),
         ("royalur", "python3 bots/royalur/pipe.py", "pipe"),
+        ("dama", "python3 bots/dama/random.py", "stdio"),
+        ("dama", "python3 bots/dama/pipe.py", "pipe"),
+        ("checkers", "python3 bots/checkers/random.py", "stdio"),
+        ("tictactoe", "python3 bots/tictactoe/random.py", "stdio"),
+        ("tictactoe", "python3 bots/tictactoe/minimax.py", "stdio"),
+        ("connect4", "python3 bots/connect4/random.py", "stdio"),
     ];
     // One bot on each channel.
     let dir = tempfile::tempdir().unwrap();
@@ -289,7 +295,10 @@ fn example_python_bots_play_full_games_on_both_channels() {
             .success();
         for r in json_records(&a.get_output().stdout) {
             let reason = r["reason"].as_str().unwrap();
-            assert!(matches!(reason, "normal" | "draw"), "{game} {channel}: {r}");
+            assert!(
+                matches!(reason, "normal" | "draw" | "limit"),
+                "{game} {channel}: {r}"
+            );
         }
     }
 }
@@ -297,7 +306,11 @@ fn example_python_bots_play_full_games_on_both_channels() {
 #[test]
 fn example_c_bots_compile_and_play() {
     let dir = tempfile::tempdir().unwrap();
-    for (game, source) in [("roshambo", "random"), ("royalur", "first")] {
+    for (game, source) in [
+        ("roshambo", "random"),
+        ("royalur", "first"),
+        ("connect4", "connect4"),
+    ] {
         let exe = dir.path().join(source);
         let status = std::process::Command::new("cc")
             .args(["-O2", "-Wall", "-Wextra", "-Werror", "-o"])
@@ -319,7 +332,7 @@ fn example_c_bots_compile_and_play() {
                 "--json",
                 "--out",
             ])
-            .arg(dir.path().join(game))
+            .arg(dir.path().join(format!("{game}-out")))
             .assert()
             .success();
         for r in json_records(&a.get_output().stdout) {
