@@ -28,6 +28,33 @@ pub enum Command {
     },
     /// Play a match between two bots.
     Duel(DuelArgs),
+    /// Run a tournament from a spec: round-robin, gauntlet or swiss, in parallel.
+    Run {
+        /// The tournament spec (TOML).
+        spec: PathBuf,
+        /// Games played at once (default: the spec's `jobs`, else the number of cores).
+        #[arg(long, short = 'j')]
+        jobs: Option<usize>,
+        /// Results folder (default: results/<spec name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Continue a run that stopped; only the missing games are played. (Running the same
+        /// spec again does the same; --resume also insists that there is a run to continue.)
+        #[arg(long)]
+        resume: bool,
+        /// Play only slice K of N of a round-robin or gauntlet (games whose id is K modulo N).
+        #[arg(long, value_name = "K/N")]
+        shard: Option<crate::tournament::Shard>,
+    },
+    /// Rebuild the standings from games.csv records (merging shards and ladders).
+    Ratings {
+        /// games.csv files written by `arena run`.
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+        /// Also write standings.csv and crosstable.csv into this folder.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Count the positions DEPTH moves from a position (for game authors and rules tests).
     Perft {
         game: String,

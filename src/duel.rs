@@ -16,10 +16,10 @@ pub fn games(name: Option<&str>) -> Result<()> {
     match name {
         None => {
             for g in games::ALL {
-                println!("{:<10} {}", g.name, g.summary);
+                crate::out::line(&format!("{:<10} {}", g.name, g.summary));
             }
         }
-        Some(name) => println!("{}", find_game(name)?.full_description()),
+        Some(name) => crate::out::line(&find_game(name)?.full_description()),
     }
     Ok(())
 }
@@ -171,7 +171,7 @@ pub async fn run(args: DuelArgs) -> Result<()> {
         if args.json {
             eprintln!("{text}");
         } else {
-            println!("{text}");
+            crate::out::line(text);
         }
     };
     eprintln!(

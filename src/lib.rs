@@ -8,8 +8,14 @@ pub mod cli;
 pub mod duel;
 pub mod error;
 pub mod games;
+pub mod out;
 pub mod perft;
+pub mod ratings;
 pub mod referee;
 pub mod replay;
+pub mod report;
+pub mod schedule;
+pub mod spec;
+pub mod tournament;
 
 pub use error::Error;

@@ -9,6 +9,22 @@ fn main() {
     let result = match cli.command {
         Command::Games { game } => arena::duel::games(game.as_deref()),
         Command::Duel(args) => block_on(arena::duel::run(args)),
+        Command::Run {
+            spec,
+            jobs,
+            out,
+            resume,
+            shard,
+        } => arena::spec::Spec::load(&spec).and_then(|spec| {
+            let opts = arena::tournament::RunOptions {
+                jobs,
+                out,
+                resume,
+                shard,
+            };
+            block_on_threads(arena::tournament::run(spec, opts))
+        }),
+        Command::Ratings { games, out } => arena::report::ratings_command(&games, out.as_deref()),
         Command::Perft {
             game,
             depth,
@@ -25,14 +41,25 @@ fn main() {
     }
 }
 
+/// Tournaments play many games at once: one worker thread per core.
+fn block_on_threads(
+    work: impl Future<Output = arena::error::Result<()>>,
+) -> arena::error::Result<()> {
+    run_until_interrupted(tokio::runtime::Builder::new_multi_thread(), work)
+}
+
 /// One thread: a duel plays one game at a time, and hopping threads per line only costs.
 fn block_on(work: impl Future<Output = arena::error::Result<()>>) -> arena::error::Result<()> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("the runtime starts");
+    run_until_interrupted(tokio::runtime::Builder::new_current_thread(), work)
+}
+
+fn run_until_interrupted(
+    mut builder: tokio::runtime::Builder,
+    work: impl Future<Output = arena::error::Result<()>>,
+) -> arena::error::Result<()> {
+    let rt = builder.enable_all().build().expect("the runtime starts");
     let result = rt.block_on(async {
-        // Stopping here drops the game in progress, and with it the bots' process groups.
+        // Stopping here drops the games in progress, and with them the bots' process groups.
         tokio::select! {
             r = work => r,
             _ = interrupted() => Err(arena::Error::Interrupted),

@@ -14,13 +14,13 @@ pub fn run(game: &str, depth: u32, position: Option<&str>, divide: bool) -> Resu
     })?;
     let report =
         perft(position, depth, divide).map_err(|e| Error::Usage(format!("--position: {e}")))?;
-    println!("{}", report.board.trim_end());
+    crate::out::line(report.board.trim_end());
     for (mv, p) in &report.divide {
-        println!("{mv} {}", p.nodes);
+        crate::out::line(&format!("{mv} {}", p.nodes));
     }
-    println!(
+    crate::out::line(&format!(
         "depth {depth}: {} nodes, {} games finished within {depth} moves",
         report.total.nodes, report.total.finished
-    );
+    ));
     Ok(())
 }

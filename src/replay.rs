@@ -118,7 +118,7 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
         }
         None => {
             for l in stream {
-                println!("{l}");
+                crate::out::line(&l);
             }
         }
     }

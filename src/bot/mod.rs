@@ -49,6 +49,9 @@ impl BotCommand {
         if let Some(name) = text.strip_prefix("builtin:") {
             return Ok(BotCommand::Builtin(name.to_string()));
         }
+        // The bot runs in a directory of its own: every path must be absolute.
+        let base = std::path::absolute(base).unwrap_or_else(|_| base.to_path_buf());
+        let base = base.as_path();
         let words = shell_words::split(text).map_err(|e| format!("cannot split '{text}': {e}"))?;
         let Some((program, args)) = words.split_first() else {
             return Err("empty command".into());
@@ -116,6 +119,37 @@ fn resolve_program(program: &str, base: &Path) -> Result<String, String> {
         .ok_or_else(|| format!("'{program}' is not a file here and was not found in PATH"))
 }
 
+/// Resource limits for a bot's processes, set with setrlimit before the bot starts. `None`
+/// leaves a limit as arena's own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Address space, in MiB (RLIMIT_AS).
+    pub memory_mb: Option<u64>,
+    /// CPU time in seconds (RLIMIT_CPU): the kernel sends SIGXCPU, then SIGKILL.
+    pub cpu_seconds: Option<u64>,
+    /// Processes (RLIMIT_NPROC). The kernel counts every process of the user running arena, not
+    /// just the bot's, so set it well above what the user already runs.
+    pub processes: Option<u64>,
+    /// Open file descriptors (RLIMIT_NOFILE).
+    pub open_files: Option<u64>,
+    /// Largest file the bot may write, and the most of its stderr kept, in MiB.
+    pub output_mb: Option<u64>,
+}
+
+impl Limits {
+    /// These limits, with `fallback`'s where these have none.
+    pub fn or(self, fallback: Limits) -> Limits {
+        Limits {
+            memory_mb: self.memory_mb.or(fallback.memory_mb),
+            cpu_seconds: self.cpu_seconds.or(fallback.cpu_seconds),
+            processes: self.processes.or(fallback.processes),
+            open_files: self.open_files.or(fallback.open_files),
+            output_mb: self.output_mb.or(fallback.output_mb),
+        }
+    }
+}
+
 /// Everything needed to start one bot.
 #[derive(Debug, Clone)]
 pub struct BotSpec {
@@ -126,6 +160,7 @@ pub struct BotSpec {
     pub env: Vec<(String, String)>,
     /// The BOT argument as the user wrote it, for logs and messages.
     pub label: String,
+    pub limits: Limits,
 }
 
 impl BotSpec {
@@ -136,6 +171,7 @@ impl BotSpec {
             dir: None,
             env: Vec::new(),
             label: text.to_string(),
+            limits: Limits::default(),
         })
     }
 }

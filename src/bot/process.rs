@@ -199,6 +199,11 @@ impl Connection {
             .process_group(0)
             .kill_on_drop(true);
 
+        apply_limits(&mut cmd, spec.limits);
+        let mut limits = limits;
+        if let Some(mb) = spec.limits.output_mb {
+            limits.stderr_cap = mb * 1024 * 1024;
+        }
         let (err_read, err_write) =
             std::io::pipe().map_err(|e| crash(format!("could not create a pipe: {e}")))?;
         let err_write2 = err_write
@@ -357,6 +362,35 @@ impl Connection {
             Some(p) => p.terminate(limits.grace).await,
             None => String::new(),
         }
+    }
+}
+
+/// Set the bot's resource limits in the child, between fork and exec.
+fn apply_limits(cmd: &mut Command, limits: super::Limits) {
+    use nix::sys::resource::{Resource, setrlimit};
+    let mib = |m: u64| m.saturating_mul(1024 * 1024);
+    let wanted: Vec<(Resource, u64)> = [
+        (Resource::RLIMIT_AS, limits.memory_mb.map(mib)),
+        (Resource::RLIMIT_CPU, limits.cpu_seconds),
+        (Resource::RLIMIT_NPROC, limits.processes),
+        (Resource::RLIMIT_NOFILE, limits.open_files),
+        (Resource::RLIMIT_FSIZE, limits.output_mb.map(mib)),
+    ]
+    .into_iter()
+    .filter_map(|(r, v)| v.map(|v| (r, v)))
+    .collect();
+    if wanted.is_empty() {
+        return;
+    }
+    // SAFETY: between fork and exec only async-signal-safe calls are allowed; setrlimit is a
+    // plain system call, and `wanted` was built before the fork.
+    unsafe {
+        cmd.pre_exec(move || {
+            for &(resource, value) in &wanted {
+                setrlimit(resource, value, value).map_err(std::io::Error::from)?;
+            }
+            Ok(())
+        });
     }
 }
 

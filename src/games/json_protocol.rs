@@ -14,24 +14,17 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::position::{PerftReport, Position, random_move, report, search_move};
+use super::position::{Textual, builtin_move};
 use super::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Seating, Step, other};
 
 /// What the JSON protocol needs of a game beyond its rules.
-pub trait JsonRules: Position {
+pub trait JsonRules: Textual {
     /// The name in the acknowledgement.
     const NAME: &'static str;
     /// Names a request may use for this game.
     const REQUEST_NAMES: &'static [&'static str];
     /// How deep the built-in `search` bot looks.
     const SEARCH_DEPTH: u32;
-
-    /// The start position.
-    fn start() -> Self;
-    /// A position as `arena perft --position` takes it.
-    fn from_position(text: &str) -> Result<Self, String>;
-    /// The position drawn for people.
-    fn render(&self) -> String;
 
     fn board(&self) -> String;
     /// A move as the bot sends it; `Err` says why it is malformed.
@@ -42,19 +35,6 @@ pub trait JsonRules: Position {
 /// `GameInfo::create` for a JSON game.
 pub fn create<P: JsonRules>(_params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
     Ok(Box::new(JsonGame::new(P::start(), seating)))
-}
-
-/// `GameInfo::perft` for a JSON game.
-pub fn perft<P: JsonRules>(
-    position: Option<&str>,
-    depth: u32,
-    divide: bool,
-) -> Result<PerftReport, String> {
-    let pos = match position {
-        Some(text) => P::from_position(text)?,
-        None => P::start(),
-    };
-    Ok(report(&pos, pos.render(), depth, divide))
 }
 
 /// A small index sent as a number or as a string holding one (`4` or `"4"`, as the original
@@ -341,11 +321,7 @@ impl<P: JsonRules> Game for JsonGame<P> {
             return serde_json::json!({ "game": P::NAME }).to_string();
         }
         let _ = seat;
-        let mv = match name {
-            "search" => search_move(&self.pos, P::SEARCH_DEPTH, rng),
-            _ => random_move(&self.pos, rng),
-        };
-        let mv = mv.expect("a game in progress has a legal move");
+        let mv = builtin_move(&self.pos, name, P::SEARCH_DEPTH, rng);
         serde_json::json!({ "token": self.token, "move": self.pos.move_json(&mv) }).to_string()
     }
 }

@@ -151,6 +151,16 @@ pub fn random_move<P: Position>(pos: &P, rng: &mut ChaCha8Rng) -> Option<P::Move
     pos.legal_moves().choose(rng).cloned()
 }
 
+/// The move of the built-in bot `name`: `search` looks `depth` moves ahead, anything else
+/// (`random`) plays at random. Only asked while the game goes on, when a move exists.
+pub fn builtin_move<P: Position>(pos: &P, name: &str, depth: u32, rng: &mut ChaCha8Rng) -> P::Move {
+    match name {
+        "search" => search_move(pos, depth, rng),
+        _ => random_move(pos, rng),
+    }
+    .expect("a game in progress has a legal move")
+}
+
 /// The rules test suite every board game runs (see each game's tests): legal moves agree with
 /// the legality check, a finished game accepts no move, and random playouts never panic and end
 /// within `max_plies`.
@@ -198,6 +208,27 @@ pub mod suite {
             assert_eq!(total, 1.0, "scores of a finished game add up to 1");
         }
     }
+}
+
+/// A position with a text form: where `arena perft` starts, what `--position` gives it, and how
+/// it is drawn for people.
+pub trait Textual: Position {
+    fn start() -> Self;
+    fn from_position(text: &str) -> Result<Self, String>;
+    fn render(&self) -> String;
+}
+
+/// `GameInfo::perft` for any game whose rules are `Textual`.
+pub fn perft_of<P: Textual>(
+    position: Option<&str>,
+    depth: u32,
+    divide: bool,
+) -> Result<PerftReport, String> {
+    let pos = match position {
+        Some(text) => P::from_position(text)?,
+        None => P::start(),
+    };
+    Ok(report(&pos, pos.render(), depth, divide))
 }
 
 /// What `arena perft` prints.

@@ -18,5 +18,5 @@ pub static INFO: GameInfo = GameInfo {
     timeout: 3.0,
     startup_timeout: 10.0,
     create: json_protocol::create::<rules::Board>,
-    perft: Some(json_protocol::perft::<rules::Board>),
+    perft: Some(super::position::perft_of::<rules::Board>),
 };

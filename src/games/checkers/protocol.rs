@@ -4,12 +4,9 @@ use serde_json::Value;
 
 use super::rules::{Board, Move};
 use crate::games::json_protocol::JsonRules;
+use crate::games::position::Textual;
 
-impl JsonRules for Board {
-    const NAME: &'static str = "checkers";
-    const REQUEST_NAMES: &'static [&'static str] = &["checkers"];
-    const SEARCH_DEPTH: u32 = 6;
-
+impl Textual for Board {
     fn start() -> Self {
         Board::start()
     }
@@ -22,6 +19,12 @@ impl JsonRules for Board {
     fn render(&self) -> String {
         Board::render(self)
     }
+}
+
+impl JsonRules for Board {
+    const NAME: &'static str = "checkers";
+    const REQUEST_NAMES: &'static [&'static str] = &["checkers"];
+    const SEARCH_DEPTH: u32 = 6;
 
     fn board(&self) -> String {
         self.board_string()

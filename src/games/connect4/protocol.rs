@@ -4,12 +4,9 @@ use serde_json::Value;
 
 use super::rules::Board;
 use crate::games::json_protocol::{JsonRules, small_index};
+use crate::games::position::Textual;
 
-impl JsonRules for Board {
-    const NAME: &'static str = "connect4";
-    const REQUEST_NAMES: &'static [&'static str] = &["connect4", "connectfour"];
-    const SEARCH_DEPTH: u32 = 6;
-
+impl Textual for Board {
     fn start() -> Self {
         Board::default()
     }
@@ -21,6 +18,12 @@ impl JsonRules for Board {
     fn render(&self) -> String {
         Board::render(self)
     }
+}
+
+impl JsonRules for Board {
+    const NAME: &'static str = "connect4";
+    const REQUEST_NAMES: &'static [&'static str] = &["connect4", "connectfour"];
+    const SEARCH_DEPTH: u32 = 6;
 
     fn board(&self) -> String {
         self.board_string()

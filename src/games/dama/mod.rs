@@ -48,16 +48,5 @@ pub static INFO: GameInfo = GameInfo {
     timeout: 3.0,
     startup_timeout: 10.0,
     create: |params, seating| Ok(Box::new(protocol::Dama::new(params, seating.names.clone()))),
-    perft: Some(|position, depth, divide| {
-        let board = match position {
-            Some(p) => rules::Board::from_fen(p)?,
-            None => rules::Board::start(),
-        };
-        Ok(position::report(
-            &board,
-            board.board_lines().join("\n"),
-            depth,
-            divide,
-        ))
-    }),
+    perft: Some(position::perft_of::<rules::Board>),
 };

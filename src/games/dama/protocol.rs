@@ -4,7 +4,7 @@
 use rand_chacha::ChaCha8Rng;
 
 use super::rules::{Board, parse_move};
-use crate::games::position::{Position, random_move, search_move};
+use crate::games::position::{Position, builtin_move};
 use crate::games::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Step, other};
 
 const PROMPT: [&str; 2] = [
@@ -179,11 +179,7 @@ impl Game for Dama {
     }
 
     fn builtin_line(&self, _seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
-        let mv = match name {
-            "search" => search_move(&self.pos, 5, rng),
-            _ => random_move(&self.pos, rng),
-        };
-        self.pos
-            .move_text(&mv.expect("a game in progress has a legal move"))
+        let mv = builtin_move(&self.pos, name, 5, rng);
+        self.pos.move_text(&mv)
     }
 }

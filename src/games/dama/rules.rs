@@ -236,6 +236,20 @@ impl Position for Board {
     }
 }
 
+impl crate::games::position::Textual for Board {
+    fn start() -> Self {
+        Board::start()
+    }
+
+    fn from_position(text: &str) -> Result<Self, String> {
+        Board::from_fen(text)
+    }
+
+    fn render(&self) -> String {
+        self.board_lines().join("\n")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,1 +1,36 @@
-//! loa: being written.
+//! loa: Lines of Action over CodinGame's turn protocol.
+
+mod protocol;
+pub mod rules;
+
+use super::{GameInfo, ParamKind, ParamSpec, position};
+
+/// How deep the built-in `search` bot looks.
+pub const SEARCH_DEPTH: u32 = 3;
+
+pub static INFO: GameInfo = GameInfo {
+    name: "loa",
+    summary: "Lines of Action over CodinGame's protocol: the legal moves are given every turn",
+    description: include_str!("description.md"),
+    params: &[ParamSpec {
+        name: "max_plies",
+        help: "plies (moves and passes) after which the game is stopped as a draw (reason `limit`)",
+        kind: ParamKind::Int {
+            default: rules::DEFAULT_MAX_PLIES as i64,
+            min: 1,
+            max: 10_000,
+        },
+    }],
+    builtins: &[
+        ("random", "plays a uniformly random legal move"),
+        (
+            "search",
+            "alpha-beta search 3 moves deep, preferring checkers close together and central, \
+             random among equals",
+        ),
+    ],
+    timeout: 0.15,
+    startup_timeout: 1.0,
+    create: |params, seating| Ok(Box::new(protocol::Loa::new(params, seating))),
+    perft: Some(position::perft_of::<rules::Board>),
+};

@@ -4,13 +4,9 @@ use serde_json::Value;
 
 use super::rules::Board;
 use crate::games::json_protocol::{JsonRules, small_index};
+use crate::games::position::Textual;
 
-impl JsonRules for Board {
-    const NAME: &'static str = "tictactoe";
-    const REQUEST_NAMES: &'static [&'static str] = &["tictactoe"];
-    // The whole game: the built-in search plays perfectly.
-    const SEARCH_DEPTH: u32 = 9;
-
+impl Textual for Board {
     fn start() -> Self {
         Board::default()
     }
@@ -22,6 +18,13 @@ impl JsonRules for Board {
     fn render(&self) -> String {
         Board::render(self)
     }
+}
+
+impl JsonRules for Board {
+    const NAME: &'static str = "tictactoe";
+    const REQUEST_NAMES: &'static [&'static str] = &["tictactoe"];
+    // The whole game: the built-in search plays perfectly.
+    const SEARCH_DEPTH: u32 = 9;
 
     fn board(&self) -> String {
         self.board_string()

@@ -1,0 +1,364 @@
+//! loa over CodinGame's turn protocol: a bot hears only on its own turns, gets the board, the
+//! opponent's last move and the sorted list of its legal moves, and answers with one of them (or
+//! `random`), optionally followed by a comment.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::SEARCH_DEPTH;
+use super::rules::{Board, COLOURS, Move, parse_square};
+use crate::games::position::{Position, builtin_move, random_move};
+use crate::games::{Fault, Game, Outbox, Outcome, Params, Seat, Seating, Step, derive_seed, other};
+
+/// The seed stream of the generator that plays `random` for a bot (the built-in bots use 100, 101).
+const RANDOM_STREAM: u64 = 1;
+
+pub struct Loa {
+    pos: Board,
+    names: [String; 2],
+    rng: ChaCha8Rng,
+    /// The last move played (`pass` included), as the next player is told it; `None` before the
+    /// first move (`null`).
+    last: Option<String>,
+    /// Whether each seat has been told its colour (on its first turn).
+    told: [bool; 2],
+    /// Ended by a seat's failure.
+    failed: bool,
+}
+
+/// What a bot's line asks for.
+enum Answer {
+    Random,
+    Play(Move),
+}
+
+/// Read the first word of a line: `random`, `pass`, or a move of two squares like `b1b3` (either
+/// case). `Err((is_move, why))`: `is_move` when the word has a move's shape but names a square off
+/// the board (which the seed's rules count as an illegal move).
+fn parse(word: &str) -> Result<Answer, (bool, String)> {
+    let word = word.to_ascii_lowercase();
+    match word.as_str() {
+        "random" => return Ok(Answer::Random),
+        "pass" => return Ok(Answer::Play(Move::Pass)),
+        _ => {}
+    }
+    let b = word.as_bytes();
+    let shaped = b.len() == 4
+        && b[0].is_ascii_lowercase()
+        && b[1].is_ascii_digit()
+        && b[2].is_ascii_lowercase()
+        && b[3].is_ascii_digit();
+    if !shaped {
+        return Err((
+            false,
+            "expected a move like b1b3 (from-square, to-square), `random`, or `pass`".into(),
+        ));
+    }
+    let (from, to) = (&word[..2], &word[2..]);
+    match (parse_square(from), parse_square(to)) {
+        (Some(from), Some(to)) => Ok(Answer::Play(Move::Step { from, to })),
+        (None, _) => Err((true, format!("{from} is off the board (a1 to h8)"))),
+        (_, None) => Err((true, format!("{to} is off the board (a1 to h8)"))),
+    }
+}
+
+impl Loa {
+    pub fn new(params: &Params, seating: &Seating) -> Self {
+        Loa {
+            pos: Board::start().with_max_plies(params.int("max_plies") as u32),
+            names: seating.names.clone(),
+            rng: ChaCha8Rng::seed_from_u64(derive_seed(seating.seed, RANDOM_STREAM)),
+            last: None,
+            told: [false; 2],
+            failed: false,
+        }
+    }
+
+    /// The player to move's input for this turn: its colour the first time, the board, the last
+    /// move, and its legal moves sorted as strings.
+    fn prompt(&mut self, out: &mut Outbox) {
+        let seat = self.pos.to_move();
+        if !self.told[seat] {
+            self.told[seat] = true;
+            out.to(seat, COLOURS[seat].to_string());
+        }
+        for row in self.pos.board_lines() {
+            out.to(seat, row);
+        }
+        out.to(seat, self.last.as_deref().unwrap_or("null"));
+        let mut moves: Vec<String> = self
+            .pos
+            .legal_moves()
+            .iter()
+            .map(|m| self.pos.move_text(m))
+            .collect();
+        moves.sort();
+        out.to(seat, moves.len().to_string());
+        for m in moves {
+            out.to(seat, m);
+        }
+    }
+
+    /// The spectators' last line.
+    fn result_line(winner: Option<Seat>, reason: &str) -> String {
+        match winner {
+            Some(w) => format!("result {} {reason}", COLOURS[w]),
+            None => format!("result draw {reason}"),
+        }
+    }
+}
+
+impl Game for Loa {
+    fn start(&mut self, out: &mut Outbox) {
+        // The names are all the spectators need before the moves: the board is the start.
+        for name in &self.names {
+            out.spectators(name.clone());
+        }
+        self.prompt(out);
+    }
+
+    fn awaiting(&self) -> [bool; 2] {
+        let mut a = [false; 2];
+        if !self.failed && self.pos.outcome().is_none() {
+            a[self.pos.to_move()] = true;
+        }
+        a
+    }
+
+    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+        let text = line.trim();
+        let (word, comment) = match text.split_once(' ') {
+            Some((w, c)) => (w, c.trim()),
+            None => (text, ""),
+        };
+        let mv = match parse(word) {
+            Ok(Answer::Random) => random_move(&self.pos, &mut self.rng)
+                .expect("a game in progress has a legal move (pass at least)"),
+            Ok(Answer::Play(mv)) => {
+                if !self.pos.is_legal(&mv) {
+                    let why = match mv {
+                        Move::Step { from, to } => self
+                            .pos
+                            .why_illegal(from, to)
+                            .unwrap_or_else(|| "it is not a legal move here".into()),
+                        Move::Pass => format!(
+                            "a pass is only allowed with no legal move, and {} has {}",
+                            COLOURS[seat],
+                            self.pos.legal_moves().len()
+                        ),
+                    };
+                    return Err(Fault::illegal(format!("sent '{text}': {why}")));
+                }
+                mv
+            }
+            Err((true, why)) => return Err(Fault::illegal(format!("sent '{text}': {why}"))),
+            Err((false, why)) => return Err(Fault::protocol(format!("sent '{text}': {why}"))),
+        };
+        let played = self.pos.move_text(&mv);
+        self.pos.play(&mv);
+        if comment.is_empty() {
+            out.spectators(played.clone());
+        } else {
+            out.spectators(format!("{played} {comment}"));
+        }
+        self.last = Some(played);
+        match self.pos.outcome() {
+            Some(o) => out.spectators(Self::result_line(winner(&o), o.reason.as_str())),
+            None => self.prompt(out),
+        }
+        Ok(Step::Done)
+    }
+
+    fn on_fault(&mut self, seat: Seat, fault: &Fault, out: &mut Outbox) {
+        if self.failed || self.pos.outcome().is_some() {
+            return;
+        }
+        self.failed = true;
+        out.spectators(Self::result_line(Some(other(seat)), fault.kind.as_str()));
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome()
+    }
+
+    fn plies(&self) -> u32 {
+        self.pos.plies()
+    }
+
+    fn builtin_line(&self, _seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
+        let mv = builtin_move(&self.pos, name, SEARCH_DEPTH, rng);
+        self.pos.move_text(&mv)
+    }
+}
+
+fn winner(o: &Outcome) -> Option<Seat> {
+    match o.scores {
+        [a, b] if a > b => Some(0),
+        [a, b] if b > a => Some(1),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{FaultKind, Msg, Reason};
+
+    fn game(max_plies: &str) -> Loa {
+        let params =
+            Params::resolve(super::super::INFO.params, [("max_plies", max_plies)]).expect("valid");
+        let seating = Seating {
+            names: ["alpha".into(), "beta".into()],
+            seed: 9,
+            timeout: 0.15,
+        };
+        Loa::new(&params, &seating)
+    }
+
+    /// The lines for `seat` and for the spectators in an outbox.
+    fn lines(out: &mut Outbox) -> ([Vec<String>; 2], Vec<String>) {
+        let mut seats = [Vec::new(), Vec::new()];
+        let mut spect = Vec::new();
+        for m in out.take() {
+            match m {
+                Msg::To(s, l) => seats[s].push(l),
+                Msg::Spectators(l) => spect.push(l),
+                Msg::Pause(_) => {}
+            }
+        }
+        (seats, spect)
+    }
+
+    #[test]
+    fn the_first_two_turns() {
+        let mut g = game("150");
+        let mut out = Outbox::default();
+        g.start(&mut out);
+        let ([black, white], spect) = lines(&mut out);
+        assert_eq!(spect, ["alpha", "beta"]);
+        assert!(white.is_empty());
+        assert_eq!(black[0], "b");
+        assert_eq!(black[1..9], Board::start().board_lines()[..]);
+        assert_eq!(black[9], "null");
+        assert_eq!(black[10], "36");
+        assert_eq!(black.len(), 11 + 36);
+        let moves = &black[11..];
+        let mut sorted = moves.to_vec();
+        sorted.sort();
+        assert_eq!(moves, sorted, "sorted as strings");
+        assert_eq!(moves[0], "b1b3");
+        assert_eq!(g.awaiting(), [true, false]);
+
+        assert_eq!(g.on_line(0, "B1B3  going up ", &mut out), Ok(Step::Done));
+        let ([black, white], spect) = lines(&mut out);
+        assert!(black.is_empty());
+        assert_eq!(spect, ["b1b3 going up"]);
+        assert_eq!(white[0], "w");
+        assert_eq!(white[1], ".bbbbbb.");
+        assert_eq!(white[6], "wb.....w", "rank 3");
+        assert_eq!(white[8], "..bbbbb.");
+        assert_eq!(white[9], "b1b3");
+        assert_eq!(white[10].parse::<usize>().unwrap(), white.len() - 11);
+        assert_eq!(g.awaiting(), [false, true]);
+
+        // `random` plays a legal move for white from the game's generator; the next player is
+        // told which, and black's colour is not repeated.
+        assert_eq!(g.on_line(1, "random", &mut out), Ok(Step::Done));
+        let ([black, _], spect) = lines(&mut out);
+        assert_eq!(spect.len(), 1);
+        assert_eq!(black[0], ".bbbbbb.");
+        assert_eq!(black[8], spect[0]);
+        assert_eq!(g.plies(), 2);
+    }
+
+    #[test]
+    fn blanks_around_the_move_are_forgiven() {
+        let mut g = game("150");
+        let mut out = Outbox::default();
+        g.start(&mut out);
+        assert_eq!(g.on_line(0, " b1b3\r", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(1, "a2c2   ", &mut out), Ok(Step::Done));
+        let (_, spect) = lines(&mut out);
+        assert_eq!(spect, ["alpha", "beta", "b1b3", "a2c2"]);
+    }
+
+    #[test]
+    fn random_is_reproducible() {
+        let play = || {
+            let mut g = game("150");
+            let mut out = Outbox::default();
+            g.start(&mut out);
+            for i in 0..10 {
+                g.on_line(i % 2, "random", &mut out).unwrap();
+            }
+            lines(&mut out).1
+        };
+        assert_eq!(play(), play());
+    }
+
+    #[test]
+    fn bad_lines_lose() {
+        let cases = [
+            ("", FaultKind::Protocol, "expected a move like b1b3"),
+            ("b1-b3", FaultKind::Protocol, "expected a move"),
+            ("hello", FaultKind::Protocol, "expected a move"),
+            ("b1b4", FaultKind::Illegal, "exactly 2 squares"),
+            ("b1b4 comment", FaultKind::Illegal, "sent 'b1b4 comment'"),
+            ("a2a4", FaultKind::Illegal, "w's, not b's"),
+            ("i1a1", FaultKind::Illegal, "i1 is off the board"),
+            ("b1b9", FaultKind::Illegal, "b9 is off the board"),
+            (
+                "pass",
+                FaultKind::Illegal,
+                "only allowed with no legal move, and b has 36",
+            ),
+        ];
+        for (line, kind, detail) in cases {
+            let mut g = game("150");
+            let mut out = Outbox::default();
+            g.start(&mut out);
+            lines(&mut out);
+            let f = g.on_line(0, line, &mut out).expect_err(line);
+            assert_eq!(f.kind, kind, "{line:?}: {f:?}");
+            assert!(f.detail.contains(detail), "{line:?}: {}", f.detail);
+            g.on_fault(0, &f, &mut out);
+            let (seats, spect) = lines(&mut out);
+            assert!(
+                seats.iter().all(Vec::is_empty),
+                "nothing more to the players"
+            );
+            assert_eq!(spect, [format!("result w {}", kind.as_str())]);
+            assert_eq!(g.awaiting(), [false, false]);
+        }
+    }
+
+    #[test]
+    fn the_end_is_told_to_spectators_only() {
+        let mut g = game("2");
+        let mut out = Outbox::default();
+        g.start(&mut out);
+        g.on_line(0, "b1b3", &mut out).unwrap();
+        lines(&mut out);
+        g.on_line(1, "a2c2 bye", &mut out).unwrap();
+        let (seats, spect) = lines(&mut out);
+        assert!(seats.iter().all(Vec::is_empty));
+        assert_eq!(spect, ["a2c2 bye", "result draw limit"]);
+        assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Limit)));
+        assert_eq!(g.awaiting(), [false, false]);
+    }
+
+    #[test]
+    fn built_in_bots_answer_moves() {
+        let g = game("150");
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for bot in ["random", "search"] {
+            let line = g.builtin_line(0, bot, &mut rng);
+            assert!(
+                g.pos
+                    .legal_moves()
+                    .iter()
+                    .any(|m| g.pos.move_text(m) == line)
+            );
+        }
+    }
+}

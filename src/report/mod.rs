@@ -1,0 +1,381 @@
+//! The results tables (contract: ARCHITECTURE.md section 5): `games.csv` records, and the
+//! standings, crosstable and grades computed from them alone, so that `arena ratings` rebuilds
+//! exactly what `arena run` wrote.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::ratings::{self, GameScore};
+use crate::referee::{GameRecord, stderr_path};
+
+/// One finished game: a row of `games.csv`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    pub id: u64,
+    pub round: u32,
+    pub seat0: String,
+    pub seat1: String,
+    pub score0: f64,
+    pub score1: f64,
+    /// The winning bot's name; empty for a draw (or when both failed).
+    pub winner: String,
+    pub reason: String,
+    pub plies: u32,
+    pub duration_ms: u64,
+    pub seed: u64,
+    pub log: String,
+}
+
+impl GameRow {
+    pub fn new(id: u64, round: u32, r: &GameRecord) -> GameRow {
+        GameRow {
+            id,
+            round,
+            seat0: r.players[0].clone(),
+            seat1: r.players[1].clone(),
+            score0: r.scores[0],
+            score1: r.scores[1],
+            winner: r.winner.map(|w| r.players[w].clone()).unwrap_or_default(),
+            reason: r.reason.as_str().to_string(),
+            plies: r.plies,
+            duration_ms: r.duration_ms,
+            seed: r.seed,
+            log: r.log.clone(),
+        }
+    }
+
+    pub fn names(&self) -> [&str; 2] {
+        [&self.seat0, &self.seat1]
+    }
+
+    /// The seats whose failure decided the game (a failed seat scores 0 against a 1, or both 0).
+    pub fn failed(&self) -> [bool; 2] {
+        if !matches!(
+            self.reason.as_str(),
+            "timeout" | "crash" | "illegal" | "protocol"
+        ) {
+            return [false; 2];
+        }
+        [self.score0 == 0.0, self.score1 == 0.0]
+    }
+}
+
+pub const GAMES_HEADER: &str =
+    "id,round,seat0,seat1,score0,score1,winner,reason,plies,duration_ms,seed,log\n";
+
+/// Read `games.csv` files; a row that cannot be read is an error naming the file and line.
+pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
+    let mut rows = Vec::new();
+    for (i, row) in reader.deserialize().enumerate() {
+        let row: GameRow =
+            row.map_err(|e| Error::Usage(format!("{}:{}: {e}", path.display(), i + 2)))?;
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// One CSV line for a row (with its newline), to append to `games.csv`.
+pub fn csv_line(row: &GameRow) -> Vec<u8> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    w.serialize(row).expect("a row serialises");
+    w.into_inner().expect("a Vec takes all")
+}
+
+/// Replace a file at once: write a temporary file beside it, sync, rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let context = || format!("writing {}", path.display());
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(Error::io(context()))?;
+    tmp.write_all(bytes).map_err(Error::io(context()))?;
+    tmp.as_file().sync_data().map_err(Error::io(context()))?;
+    tmp.persist(path)
+        .map_err(|e| Error::io(context())(e.error))?;
+    Ok(())
+}
+
+/// A bot's line in the standings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Standing {
+    pub rank: usize,
+    pub bot: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub score: f64,
+    pub elo: f64,
+    /// Empty for a bot without games: nothing bounds its rating.
+    pub elo_error: Option<f64>,
+    pub glicko2: f64,
+    pub glicko2_rd: f64,
+    pub timeouts: u32,
+    pub crashes: u32,
+    /// Illegal moves and protocol failures (garbage, over-long lines).
+    pub illegal: u32,
+    /// `perfect` or `zero` when the bot won or lost every game: its Elo is then held finite
+    /// by the fit's prior, not by its results.
+    pub marked: String,
+}
+
+/// Every bot named in `order` (first, in that order) or in the rows.
+pub fn bot_names(order: &[String], rows: &[GameRow]) -> Vec<String> {
+    let mut names: Vec<String> = order.to_vec();
+    for row in rows {
+        for n in row.names() {
+            if !names.iter().any(|m| m == n) {
+                names.push(n.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// Standings over all rows: ranked by Elo, then score.
+pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
+    let index: BTreeMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let mut table: Vec<Standing> = names
+        .iter()
+        .map(|n| Standing {
+            rank: 0,
+            bot: n.clone(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            score: 0.0,
+            elo: 0.0,
+            elo_error: None,
+            glicko2: 0.0,
+            glicko2_rd: 0.0,
+            timeouts: 0,
+            crashes: 0,
+            illegal: 0,
+            marked: String::new(),
+        })
+        .collect();
+    let mut scores = Vec::new();
+    for row in rows {
+        let seats = [index[row.seat0.as_str()], index[row.seat1.as_str()]];
+        let points = [row.score0, row.score1];
+        let failed = row.failed();
+        for s in 0..2 {
+            let t = &mut table[seats[s]];
+            t.games += 1;
+            t.score += points[s];
+            match points[s].partial_cmp(&points[1 - s]) {
+                Some(std::cmp::Ordering::Greater) => t.wins += 1,
+                Some(std::cmp::Ordering::Equal) if points[s] > 0.0 => t.draws += 1,
+                _ => t.losses += 1,
+            }
+            if failed[s] {
+                match row.reason.as_str() {
+                    "timeout" => t.timeouts += 1,
+                    "crash" => t.crashes += 1,
+                    _ => t.illegal += 1,
+                }
+            }
+        }
+        // A game both players lost tells nothing about who is stronger.
+        if row.score0 + row.score1 == 1.0 {
+            scores.push(GameScore {
+                a: seats[0],
+                b: seats[1],
+                score_a: row.score0,
+                round: row.round,
+            });
+        }
+    }
+    let elo = ratings::bradley_terry(names.len(), &scores);
+    let glicko = ratings::glicko2(names.len(), &scores);
+    for (i, t) in table.iter_mut().enumerate() {
+        t.elo = elo[i].elo;
+        t.elo_error = Some(elo[i].error).filter(|e| e.is_finite());
+        (t.glicko2, t.glicko2_rd) = glicko[i];
+        if t.games > 0 && elo[i].marked {
+            t.marked = if t.score == 0.0 { "zero" } else { "perfect" }.into();
+        }
+    }
+    table.sort_by(|a, b| {
+        b.elo
+            .total_cmp(&a.elo)
+            .then(b.score.total_cmp(&a.score))
+            .then(a.bot.cmp(&b.bot))
+    });
+    for (i, t) in table.iter_mut().enumerate() {
+        t.rank = i + 1;
+    }
+    table
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+pub fn standings_csv(table: &[Standing]) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for t in table {
+        let mut t = t.clone();
+        t.elo = round1(t.elo);
+        t.elo_error = t.elo_error.map(round1);
+        t.glicko2 = round1(t.glicko2);
+        t.glicko2_rd = round1(t.glicko2_rd);
+        w.serialize(&t).expect("a standing serialises");
+    }
+    w.into_inner().expect("a Vec takes all")
+}
+
+/// The standings as a table for people.
+pub fn standings_text(table: &[Standing]) -> String {
+    let width = table.iter().map(|t| t.bot.len()).max().unwrap_or(3).max(3);
+    let mut s = format!(
+        "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>13}  {:>13}  {:>4} {:>4} {:>4}\n",
+        "rank",
+        "bot",
+        "games",
+        "won",
+        "drawn",
+        "lost",
+        "score",
+        "elo (95%)",
+        "glicko2 (rd)",
+        "time",
+        "crash",
+        "bad"
+    );
+    for t in table {
+        let mark = if t.marked.is_empty() { " " } else { "*" };
+        s.push_str(&format!(
+            "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>6.0}{mark}± {:<4}  {:>6.0} ({:>4.0})  {:>4} {:>4} {:>4}\n",
+            t.rank, t.bot, t.games, t.wins, t.draws, t.losses, t.score, t.elo,
+            t.elo_error.map_or("-".to_string(), |e| format!("{e:.0}")),
+            t.glicko2, t.glicko2_rd, t.timeouts, t.crashes, t.illegal
+        ));
+    }
+    if table.iter().any(|t| !t.marked.is_empty()) {
+        s.push_str("* won or lost every game: the rating is held finite by the fit's prior.\n");
+    }
+    s
+}
+
+/// `crosstable.csv`: each bot's score against each other bot, as `points/games`.
+pub fn crosstable_csv(names: &[String], rows: &[GameRow]) -> Vec<u8> {
+    let mut cells: BTreeMap<(&str, &str), (f64, u32)> = BTreeMap::new();
+    for row in rows {
+        for (me, them, pts) in [
+            (&row.seat0, &row.seat1, row.score0),
+            (&row.seat1, &row.seat0, row.score1),
+        ] {
+            let c = cells.entry((me.as_str(), them.as_str())).or_default();
+            c.0 += pts;
+            c.1 += 1;
+        }
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["bot".to_string()];
+    header.extend(names.iter().cloned());
+    w.write_record(&header).expect("in memory");
+    for me in names {
+        let mut line = vec![me.clone()];
+        for them in names {
+            line.push(match cells.get(&(me.as_str(), them.as_str())) {
+                Some((p, g)) => format!("{p}/{g}"),
+                None => String::new(),
+            });
+        }
+        w.write_record(&line).expect("in memory");
+    }
+    w.into_inner().expect("a Vec takes all")
+}
+
+/// `grades.csv` for a gauntlet: per student, the score against each reference bot, failures by
+/// kind, and the stderr of its first failure, so a teacher can hand back why a bot lost.
+pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["student".to_string()];
+    header.extend(references.iter().map(|r| format!("vs {r}")));
+    header.extend(
+        [
+            "score",
+            "games",
+            "timeouts",
+            "crashes",
+            "illegal",
+            "protocol",
+            "first_failure",
+            "first_failure_stderr",
+        ]
+        .map(String::from),
+    );
+    w.write_record(&header).expect("in memory");
+    let mut ordered: Vec<&GameRow> = rows.iter().collect();
+    ordered.sort_by_key(|r| r.id);
+    for student in students {
+        let mut against = vec![(0.0f64, 0u32); references.len()];
+        let (mut total, mut games) = (0.0, 0);
+        let mut failures: BTreeMap<&str, u32> = BTreeMap::new();
+        let mut first: Option<(&GameRow, usize)> = None;
+        for row in &ordered {
+            let Some(seat) = row.names().iter().position(|n| n == student) else {
+                continue;
+            };
+            let other = row.names()[1 - seat];
+            let pts = [row.score0, row.score1][seat];
+            if let Some(r) = references.iter().position(|r| r == other) {
+                against[r].0 += pts;
+                against[r].1 += 1;
+            }
+            total += pts;
+            games += 1;
+            if row.failed()[seat] {
+                *failures.entry(row.reason.as_str()).or_default() += 1;
+                first.get_or_insert((row, seat));
+            }
+        }
+        let mut line = vec![student.clone()];
+        line.extend(against.iter().map(|(p, g)| format!("{p}/{g}")));
+        line.push(total.to_string());
+        line.push(games.to_string());
+        for kind in ["timeout", "crash", "illegal", "protocol"] {
+            line.push(failures.get(kind).copied().unwrap_or(0).to_string());
+        }
+        match first {
+            Some((row, seat)) => {
+                line.push(format!("game {} ({})", row.id, row.reason));
+                line.push(stderr_path(Path::new(&row.log), seat).display().to_string());
+            }
+            None => line.extend([String::new(), String::new()]),
+        }
+        w.write_record(&line).expect("in memory");
+    }
+    w.into_inner().expect("a Vec takes all")
+}
+
+/// `arena ratings GAMES.csv...`: the standings over every record, as `arena run` computes them.
+pub fn ratings_command(files: &[std::path::PathBuf], out: Option<&Path>) -> Result<()> {
+    let mut rows = Vec::new();
+    for f in files {
+        rows.extend(read_games(f)?);
+    }
+    let names = bot_names(&[], &rows);
+    let table = standings(&names, &rows);
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).map_err(Error::io(format!("creating {}", dir.display())))?;
+        write_atomic(&dir.join("standings.csv"), &standings_csv(&table))?;
+        write_atomic(&dir.join("crosstable.csv"), &crosstable_csv(&names, &rows))?;
+    }
+    eprintln!("arena: {} games from {} file(s)", rows.len(), files.len());
+    crate::out::text(&standings_text(&table));
+    Ok(())
+}

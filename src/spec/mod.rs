@@ -1,0 +1,482 @@
+//! The tournament spec (contract: ARCHITECTURE.md section 5): a TOML file, checked completely
+//! before any game starts. Every error names the file, line and column of what is wrong.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::bot::{BotCommand, BotSpec, Channel, Limits};
+use crate::error::{Error, Result};
+use crate::games::{self, GameInfo, Params};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    RoundRobin,
+    Gauntlet,
+    Swiss,
+}
+
+/// One bot of a tournament.
+#[derive(Debug, Clone)]
+pub struct Entrant {
+    pub name: String,
+    pub bot: BotSpec,
+    /// Gauntlet: plays every bot that is not a seed.
+    pub seed: bool,
+}
+
+/// A checked tournament spec.
+#[derive(Clone)]
+pub struct Spec {
+    pub path: PathBuf,
+    pub name: String,
+    pub game: &'static GameInfo,
+    pub format: Format,
+    pub games_per_pairing: u32,
+    /// Swiss rounds.
+    pub rounds: u32,
+    pub timeout: Duration,
+    pub startup_timeout: Duration,
+    pub seed: u64,
+    pub jobs: Option<usize>,
+    pub ladder: bool,
+    pub params: Params,
+    pub bots: Vec<Entrant>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    name: Spanned<String>,
+    game: Spanned<String>,
+    #[serde(default)]
+    format: Option<Spanned<Format>>,
+    games_per_pairing: Option<Spanned<u32>>,
+    rounds: Option<Spanned<u32>>,
+    timeout: Option<Spanned<f64>>,
+    startup_timeout: Option<Spanned<f64>>,
+    seed: Option<u64>,
+    jobs: Option<Spanned<usize>>,
+    channel: Option<Channel>,
+    #[serde(default)]
+    ladder: bool,
+    #[serde(default)]
+    params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    #[serde(default)]
+    limits: Limits,
+    #[serde(default, rename = "bot")]
+    bots: Vec<RawBot>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBot {
+    name: Spanned<String>,
+    command: Spanned<String>,
+    dir: Option<Spanned<String>>,
+    channel: Option<Channel>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    seed: Option<Spanned<bool>>,
+    /// Overrides the tournament's limits for this bot, field by field.
+    #[serde(default)]
+    limits: Limits,
+}
+
+/// Where in the file, for messages: `path:line:column`.
+struct Source<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn at(&self, span: Option<Range<usize>>, message: impl std::fmt::Display) -> Error {
+        let Some(span) = span else {
+            return Error::Usage(format!("{}: {message}", self.path.display()));
+        };
+        let before = &self.text[..span.start.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Error::Usage(format!(
+            "{}:{line}:{column}: {message}",
+            self.path.display()
+        ))
+    }
+}
+
+fn seconds(
+    src: &Source,
+    value: &Option<Spanned<f64>>,
+    default: f64,
+    key: &str,
+) -> Result<Duration> {
+    let Some(v) = value else {
+        return Ok(Duration::from_secs_f64(default));
+    };
+    let secs = *v.get_ref();
+    if secs.is_finite() && (0.1..=600.0).contains(&secs) {
+        Ok(Duration::from_secs_f64(secs))
+    } else {
+        Err(src.at(
+            Some(v.span()),
+            format!("{key} must be from 0.1 to 600 seconds, got {secs}"),
+        ))
+    }
+}
+
+/// A parameter value from TOML as the `key=value` text games validate.
+fn param_text(value: &toml::Value) -> Option<String> {
+    match value {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(f) => Some(f.to_string()),
+        _ => None,
+    }
+}
+
+/// A name used for folders and tables: printable, no path separators.
+fn check_name(name: &str) -> std::result::Result<(), String> {
+    if name.trim().is_empty() {
+        return Err("must not be empty".into());
+    }
+    if name.contains(['/', '\\', '\n', '\r', ',', '"']) || name == "." || name == ".." {
+        return Err(format!(
+            "'{name}' cannot be used: names may not contain / \\ , \" or line breaks"
+        ));
+    }
+    Ok(())
+}
+
+impl Spec {
+    pub fn load(path: &Path) -> Result<Spec> {
+        let text = std::fs::read_to_string(path)
+            .map_err(Error::io(format!("reading {}", path.display())))?;
+        Spec::parse(path, &text)
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<Spec> {
+        let src = Source { path, text };
+        let raw: Raw = toml::from_str(text).map_err(|e| src.at(e.span(), e.message().trim()))?;
+        let base = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+
+        check_name(raw.name.get_ref())
+            .map_err(|e| src.at(Some(raw.name.span()), format!("name {e}")))?;
+        let game = games::find(raw.game.get_ref()).ok_or_else(|| {
+            let known: Vec<_> = games::ALL.iter().map(|g| g.name).collect();
+            src.at(
+                Some(raw.game.span()),
+                format!(
+                    "unknown game '{}' (known: {})",
+                    raw.game.get_ref(),
+                    known.join(", ")
+                ),
+            )
+        })?;
+        let format = raw
+            .format
+            .as_ref()
+            .map_or(Format::RoundRobin, |f| *f.get_ref());
+
+        // Parameters one by one, so that an error points at the parameter at fault.
+        let mut pairs = Vec::new();
+        for (key, value) in &raw.params {
+            let text = param_text(value.get_ref()).ok_or_else(|| {
+                src.at(
+                    Some(value.span()),
+                    format!(
+                        "parameter '{}': expected a number or a string",
+                        key.get_ref()
+                    ),
+                )
+            })?;
+            Params::resolve(game.params, [(key.get_ref().as_str(), text.as_str())])
+                .map_err(|e| src.at(Some(key.span()), format!("{}: {e}", game.name)))?;
+            pairs.push((key.get_ref().clone(), text));
+        }
+        let params = game
+            .resolve_params(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .map_err(|e| {
+                src.at(
+                    raw.params.keys().next().map(|k| k.span()),
+                    format!("{}: {e}", game.name),
+                )
+            })?;
+
+        let timeout = seconds(&src, &raw.timeout, game.timeout, "timeout")?;
+        let startup_timeout = seconds(
+            &src,
+            &raw.startup_timeout,
+            game.startup_timeout,
+            "startup_timeout",
+        )?;
+        if let Some(j) = &raw.jobs
+            && *j.get_ref() == 0
+        {
+            return Err(src.at(Some(j.span()), "jobs must be at least 1"));
+        }
+        if let Some(g) = &raw.games_per_pairing {
+            if format == Format::Swiss {
+                return Err(src.at(Some(g.span()), "games_per_pairing is for round-robin and gauntlet; a swiss plays one game per pairing"));
+            }
+            if *g.get_ref() == 0 {
+                return Err(src.at(Some(g.span()), "games_per_pairing must be at least 1"));
+            }
+        }
+        if let Some(r) = &raw.rounds {
+            if format != Format::Swiss {
+                return Err(src.at(Some(r.span()), "rounds is for the swiss format only"));
+            }
+            if *r.get_ref() == 0 {
+                return Err(src.at(Some(r.span()), "rounds must be at least 1"));
+            }
+        }
+
+        let channel = raw.channel.unwrap_or_default();
+        let mut bots: Vec<Entrant> = Vec::new();
+        for b in &raw.bots {
+            let name = b.name.get_ref();
+            check_name(name).map_err(|e| src.at(Some(b.name.span()), format!("bot name {e}")))?;
+            if let Some(first) = raw
+                .bots
+                .iter()
+                .find(|o| o.name.get_ref() == name && o.name.span() != b.name.span())
+                && first.name.span().start < b.name.span().start
+            {
+                let line = text[..first.name.span().start].matches('\n').count() + 1;
+                return Err(src.at(
+                    Some(b.name.span()),
+                    format!("duplicate bot name '{name}' (first used on line {line})"),
+                ));
+            }
+            let at_command =
+                |e: String| src.at(Some(b.command.span()), format!("bot '{name}': {e}"));
+            let command = BotCommand::parse(b.command.get_ref(), &base).map_err(at_command)?;
+            match &command {
+                BotCommand::Terminal => {
+                    return Err(at_command(
+                        "'-' (a person at the terminal) cannot play in a tournament".into(),
+                    ));
+                }
+                BotCommand::Builtin(n) if !game.has_builtin(n) => {
+                    let known: Vec<_> = game
+                        .builtins
+                        .iter()
+                        .map(|(n, _)| format!("builtin:{n}"))
+                        .collect();
+                    return Err(at_command(format!(
+                        "{} has no built-in bot '{n}' (it has: {})",
+                        game.name,
+                        known.join(", ")
+                    )));
+                }
+                _ => {}
+            }
+            let dir = match &b.dir {
+                None => None,
+                Some(d) => {
+                    let p = base.join(d.get_ref());
+                    if !p.is_dir() {
+                        return Err(src.at(
+                            Some(d.span()),
+                            format!(
+                                "bot '{name}': the directory '{}' does not exist",
+                                p.display()
+                            ),
+                        ));
+                    }
+                    Some(
+                        std::path::absolute(&p)
+                            .map_err(Error::io(format!("resolving {}", p.display())))?,
+                    )
+                }
+            };
+            let seed = b.seed.as_ref().is_some_and(|s| *s.get_ref());
+            if let Some(s) = &b.seed
+                && seed
+                && format != Format::Gauntlet
+            {
+                return Err(src.at(
+                    Some(s.span()),
+                    format!("bot '{name}': seed = true is for the gauntlet format only"),
+                ));
+            }
+            bots.push(Entrant {
+                name: name.clone(),
+                bot: BotSpec {
+                    command,
+                    channel: b.channel.unwrap_or(channel),
+                    dir,
+                    env: b.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+                    label: b.command.get_ref().clone(),
+                    limits: b.limits.or(raw.limits),
+                },
+                seed,
+            });
+        }
+        let whole = Some(0..0);
+        if bots.len() < 2 {
+            return Err(src.at(
+                whole,
+                format!(
+                    "a tournament needs at least two [[bot]] entries, found {}",
+                    bots.len()
+                ),
+            ));
+        }
+        if format == Format::Gauntlet {
+            let seeds = bots.iter().filter(|b| b.seed).count();
+            if seeds == 0 || seeds == bots.len() {
+                return Err(src.at(whole, "a gauntlet needs at least one bot with seed = true (the reference bots) and one without"));
+            }
+        }
+        let n = bots.len() as f64;
+        Ok(Spec {
+            path: path.to_path_buf(),
+            name: raw.name.into_inner(),
+            game,
+            format,
+            games_per_pairing: raw.games_per_pairing.map_or(2, |g| g.into_inner()),
+            rounds: raw
+                .rounds
+                .map_or(n.log2().ceil() as u32 + 2, |r| r.into_inner()),
+            timeout,
+            startup_timeout,
+            seed: raw.seed.unwrap_or(1),
+            jobs: raw.jobs.map(|j| j.into_inner()),
+            ladder: raw.ladder,
+            params,
+            bots,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"name = "class"
+game = "royalur"
+format = "round-robin"
+timeout = 2
+[params]
+max_moves = 300
+[[bot]]
+name = "alice"
+command = "builtin:random"
+[[bot]]
+name = "bob"
+command = "builtin:greedy"
+"#;
+
+    fn error(text: &str) -> String {
+        match Spec::parse(Path::new("t.toml"), text) {
+            Ok(_) => panic!("accepted:\n{text}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_good_spec_with_defaults() {
+        let s = Spec::parse(Path::new("t.toml"), GOOD).unwrap();
+        assert_eq!(s.game.name, "royalur");
+        assert_eq!(s.games_per_pairing, 2);
+        assert_eq!(s.timeout, Duration::from_secs(2));
+        assert_eq!(s.params.int("max_moves"), 300);
+        assert_eq!(s.bots.len(), 2);
+        assert_eq!(s.bots[1].bot.command, BotCommand::Builtin("greedy".into()));
+    }
+
+    #[test]
+    fn each_kind_of_error_names_its_line_and_column() {
+        let cases = [
+            (
+                GOOD.replace("timeout = 2", "timeout = 2\ncolour = 1"),
+                "t.toml:5:1: unknown field `colour`",
+            ),
+            (
+                GOOD.replace("timeout = 2", "timeout = \"2\""),
+                "t.toml:4:11:",
+            ),
+            (
+                GOOD.replace("name = \"bob\"", "name = \"alice\""),
+                "t.toml:11:8: duplicate bot name 'alice' (first used on line 8)",
+            ),
+            (
+                GOOD.replace("builtin:greedy", "./nothing-here.py"),
+                "t.toml:12:11: bot 'bob': './nothing-here.py' does not exist",
+            ),
+            (
+                GOOD.replace("builtin:greedy", "builtin:best"),
+                "t.toml:12:11: bot 'bob': royalur has no built-in bot 'best'",
+            ),
+            (
+                GOOD.replace("game = \"royalur\"", "game = \"chess\""),
+                "t.toml:2:8: unknown game 'chess'",
+            ),
+            (
+                GOOD.replace("max_moves = 300", "max_moves = 0"),
+                "t.toml:6:1: royalur: parameter 'max_moves': expected a whole number from 1 to 100000",
+            ),
+            (
+                GOOD.replace("max_moves = 300", "speed = 3"),
+                "t.toml:6:1: royalur: unknown parameter 'speed'",
+            ),
+            (
+                GOOD.replace("timeout = 2", "timeout = 0"),
+                "t.toml:4:11: timeout must be from 0.1 to 600 seconds",
+            ),
+            (
+                GOOD.replace("round-robin", "knockout"),
+                "t.toml:3:10: unknown variant `knockout`",
+            ),
+            (
+                GOOD.replace("timeout = 2", "rounds = 3"),
+                "t.toml:4:10: rounds is for the swiss format only",
+            ),
+            (
+                GOOD.replace("round-robin", "gauntlet"),
+                "a gauntlet needs at least one bot with seed = true",
+            ),
+            (
+                GOOD.replace("name = \"class\"", "name = \"../up\""),
+                "t.toml:1:8: name '../up' cannot be used",
+            ),
+        ];
+        for (text, expected) in cases {
+            let e = error(&text);
+            assert!(
+                e.starts_with(expected) || e.contains(expected),
+                "got {e:?}, expected {expected:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn relative_paths_are_taken_from_the_spec_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("alice")).unwrap();
+        std::fs::write(dir.path().join("bot.py"), "").unwrap();
+        let text = GOOD.replace(
+            "command = \"builtin:random\"",
+            "command = \"python3 bot.py\"\ndir = \"alice\"",
+        );
+        let s = Spec::parse(&dir.path().join("t.toml"), &text).unwrap();
+        let BotCommand::Program(argv) = &s.bots[0].bot.command else {
+            panic!()
+        };
+        assert_eq!(argv[1], dir.path().join("bot.py").to_string_lossy());
+        assert_eq!(
+            s.bots[0].bot.dir.as_deref(),
+            Some(dir.path().join("alice").as_path())
+        );
+    }
+}

@@ -1,0 +1,53 @@
+//! One run per results folder: an exclusive `flock` on `.lock`, which the kernel releases when
+//! the holder exits however it exits (even `kill -9`), so a stale lock never blocks cron.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, Write};
+use std::path::Path;
+
+use nix::fcntl::{Flock, FlockArg};
+
+use crate::error::{Error, Result};
+
+pub struct Lock {
+    _file: Flock<File>,
+}
+
+impl Lock {
+    pub fn acquire(dir: &Path) -> Result<Lock> {
+        let path = dir.join(".lock");
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(Error::io(format!("opening {}", path.display())))?;
+        let mut locked = match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+            Ok(l) => l,
+            Err((mut file, _)) => {
+                let mut holder = String::new();
+                let _ = file.read_to_string(&mut holder);
+                return Err(Error::Failed(format!(
+                    "{} is in use by another run: {}",
+                    dir.display(),
+                    holder.trim()
+                )));
+            }
+        };
+        // Say who holds it, for the message a second run prints.
+        let host = nix::unistd::gethostname()
+            .map(|h| h.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let who = format!(
+            "arena pid {} on {host}, started {}",
+            std::process::id(),
+            humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+        );
+        let _ = locked.set_len(0);
+        let _ = locked.rewind();
+        let _ = locked.write_all(who.as_bytes());
+        let _ = locked.sync_data();
+        Ok(Lock { _file: locked })
+    }
+}

@@ -1,0 +1,531 @@
+//! `arena run SPEC.toml`: plays a schedule's games in parallel, writes each finished game to
+//! `games.csv` before it counts, keeps the tables current, and resumes where a run stopped.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use tokio::task::JoinSet;
+
+use crate::bot::process::IoLimits;
+use crate::duel::finished_line;
+use crate::error::{Error, Result};
+use crate::games::derive_seed;
+use crate::referee::{self, GameRecord, MatchSetup, Player};
+use crate::report::{self, GameRow};
+use crate::schedule::Planned;
+use crate::schedule::round_robin::{gauntlet, round_robin};
+use crate::schedule::swiss::{SwissPlayer, pair_round};
+use crate::spec::{Format, Spec};
+
+mod lock;
+
+pub use lock::Lock;
+
+/// `--shard K/N`: this run plays the games whose id is K modulo N (ids count from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let bad = || format!("--shard {s}: expected K/N with 1 <= K <= N, such as 2/8");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    fn takes(&self, id: u64) -> bool {
+        (id - 1) % self.count as u64 == (self.index - 1) as u64
+    }
+}
+
+pub struct RunOptions {
+    pub jobs: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub resume: bool,
+    pub shard: Option<Shard>,
+}
+
+/// A game with its id, as the run plays it.
+#[derive(Debug, Clone, Copy)]
+struct Job {
+    id: u64,
+    planned: Planned,
+}
+
+/// The results folder: `games.csv` appended and synced game by game, tables replaced whole.
+struct Results {
+    dir: PathBuf,
+    games: File,
+    rows: Vec<GameRow>,
+    names: Vec<String>,
+    spec: Spec,
+    last_tables: Instant,
+}
+
+impl Results {
+    fn open(dir: &Path, spec: &Spec) -> Result<Results> {
+        let path = dir.join("games.csv");
+        let rows = if path.exists() {
+            repair_torn_tail(&path)?;
+            report::read_games(&path)?
+        } else {
+            std::fs::write(&path, report::GAMES_HEADER)
+                .map_err(Error::io(format!("creating {}", path.display())))?;
+            Vec::new()
+        };
+        let games = OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .map_err(Error::io(format!("opening {}", path.display())))?;
+        let order: Vec<String> = spec.bots.iter().map(|b| b.name.clone()).collect();
+        Ok(Results {
+            dir: dir.to_path_buf(),
+            games,
+            names: report::bot_names(&order, &rows),
+            rows,
+            spec: spec.clone(),
+            last_tables: Instant::now(),
+        })
+    }
+
+    /// A finished game goes to disk, synced, before it counts.
+    fn record(&mut self, row: GameRow) -> Result<()> {
+        let context = || format!("appending to {}", self.dir.join("games.csv").display());
+        self.games
+            .write_all(&report::csv_line(&row))
+            .and_then(|_| self.games.sync_data())
+            .map_err(Error::io(context()))?;
+        self.rows.push(row);
+        // Tables are cheap to rebuild but not free: at most every two seconds while running.
+        if self.last_tables.elapsed() > Duration::from_secs(2) {
+            self.write_tables()?;
+        }
+        Ok(())
+    }
+
+    fn standings(&self) -> Vec<report::Standing> {
+        report::standings(&self.names, &self.rows)
+    }
+
+    fn write_tables(&mut self) -> Result<()> {
+        self.last_tables = Instant::now();
+        let table = self.standings();
+        report::write_atomic(
+            &self.dir.join("standings.csv"),
+            &report::standings_csv(&table),
+        )?;
+        report::write_atomic(
+            &self.dir.join("crosstable.csv"),
+            &report::crosstable_csv(&self.names, &self.rows),
+        )?;
+        if self.spec.format == Format::Gauntlet {
+            let (refs, students): (Vec<_>, Vec<_>) = self.spec.bots.iter().partition(|b| b.seed);
+            let names = |v: Vec<&crate::spec::Entrant>| {
+                v.into_iter().map(|b| b.name.clone()).collect::<Vec<_>>()
+            };
+            report::write_atomic(
+                &self.dir.join("grades.csv"),
+                &report::grades_csv(&names(students), &names(refs), &self.rows),
+            )?;
+        }
+        Ok(())
+    }
+
+    fn leader(&self) -> Option<(String, f64)> {
+        let mut points: BTreeMap<&str, f64> = BTreeMap::new();
+        for r in &self.rows {
+            *points.entry(&r.seat0).or_default() += r.score0;
+            *points.entry(&r.seat1).or_default() += r.score1;
+        }
+        points
+            .into_iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(a.0)))
+            .map(|(n, p)| (n.to_string(), p))
+    }
+}
+
+/// A run killed while appending can leave half a line at the end of `games.csv`: that game was
+/// not finished on disk, so it is cut off and will be played again.
+fn repair_torn_tail(path: &Path) -> Result<()> {
+    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(());
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(Error::io(format!("repairing {}", path.display())))?;
+    file.set_len(keep as u64)
+        .and_then(|_| file.sync_data())
+        .map_err(Error::io(format!("repairing {}", path.display())))?;
+    eprintln!(
+        "arena: {}: removed an unfinished last line (a run was killed while writing it)",
+        path.display()
+    );
+    Ok(())
+}
+
+/// Progress for people: a bar on a terminal, a plain line now and then elsewhere (cron).
+struct Progress {
+    bar: Option<ProgressBar>,
+    total: u64,
+    done: u64,
+    last_line: Instant,
+}
+
+impl Progress {
+    fn new(total: u64, done: u64) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:30} {pos}/{len} games  ETA {eta}  {msg}")
+                    .expect("a valid template"),
+            );
+            bar.set_position(done);
+            bar
+        });
+        Progress {
+            bar,
+            total,
+            done,
+            last_line: Instant::now(),
+        }
+    }
+
+    /// A finished game: its line on stdout (results), the progress on stderr.
+    fn finished(&mut self, line: &str, leader: Option<(String, f64)>) {
+        self.done += 1;
+        let leader = leader
+            .map(|(n, p)| format!("leader: {n} ({p})"))
+            .unwrap_or_default();
+        match &self.bar {
+            Some(bar) => {
+                bar.suspend(|| crate::out::line(line));
+                bar.set_message(leader);
+                bar.inc(1);
+            }
+            None => {
+                crate::out::line(line);
+                if self.last_line.elapsed() > Duration::from_secs(10) || self.done == self.total {
+                    self.last_line = Instant::now();
+                    eprintln!("arena: {}/{} games, {leader}", self.done, self.total);
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
+    if opts.shard.is_some() && (spec.format == Format::Swiss || spec.ladder) {
+        return Err(Error::Usage(
+            "--shard splits a round-robin or gauntlet; a swiss or a ladder depends on its own results".into(),
+        ));
+    }
+    let dir = match (&opts.out, opts.shard) {
+        (Some(d), _) => d.clone(),
+        (None, Some(s)) => {
+            Path::new("results").join(format!("{}-shard-{}-of-{}", spec.name, s.index, s.count))
+        }
+        (None, None) => Path::new("results").join(&spec.name),
+    };
+    if opts.resume && !dir.join("games.csv").exists() {
+        return Err(Error::Usage(format!(
+            "--resume: {} holds no games.csv to resume",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir.join("logs"))
+        .map_err(Error::io(format!("creating {}", dir.display())))?;
+    let _lock = Lock::acquire(&dir)?;
+    let mut results = Results::open(&dir, &spec)?;
+    let jobs = opts.jobs.or(spec.jobs).unwrap_or_else(default_jobs).max(1);
+
+    let index: BTreeMap<&str, usize> = spec
+        .bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.name.as_str(), i))
+        .collect();
+    let played: BTreeMap<u64, GameRow> = results.rows.iter().map(|r| (r.id, r.clone())).collect();
+    // Check what is on disk against what this spec would play: a changed spec must not mix.
+    let check = |job: &Job| -> Result<bool> {
+        let Some(row) = played.get(&job.id) else {
+            return Ok(false);
+        };
+        let want = [
+            spec.bots[job.planned.seats[0]].name.as_str(),
+            spec.bots[job.planned.seats[1]].name.as_str(),
+        ];
+        if row.names() != want {
+            return Err(Error::Usage(format!(
+                "{}: game {} was {} vs {}, but this spec plans {} vs {}; the spec changed: use another --out",
+                dir.join("games.csv").display(),
+                job.id,
+                row.seat0,
+                row.seat1,
+                want[0],
+                want[1]
+            )));
+        }
+        Ok(true)
+    };
+
+    eprintln!(
+        "arena: {} ({} {}, {} bots), {} at a time, results in {}",
+        spec.name,
+        spec.game.name,
+        match spec.format {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+            Format::Swiss => "swiss",
+        },
+        spec.bots.len(),
+        jobs,
+        dir.display()
+    );
+
+    if spec.format == Format::Swiss {
+        run_swiss(&spec, &dir, jobs, &mut results, &index, &check).await?;
+    } else {
+        let round_base = if spec.ladder {
+            results.rows.iter().map(|r| r.round).max().unwrap_or(0)
+        } else {
+            0
+        };
+        let plan = fixed_plan(&spec);
+        // A ladder adds a new cycle of the schedule when the last one is complete.
+        let id_base = if spec.ladder {
+            ladder_base(&results.rows, &plan, &index)
+        } else {
+            0
+        };
+        let mut todo = Vec::new();
+        for (i, planned) in plan.iter().enumerate() {
+            let job = Job {
+                id: id_base + i as u64 + 1,
+                planned: Planned {
+                    round: planned.round + if id_base > 0 { round_base } else { 0 },
+                    ..*planned
+                },
+            };
+            if opts.shard.is_some_and(|s| !s.takes(job.id)) || check(&job)? {
+                continue;
+            }
+            todo.push(job);
+        }
+        let total = todo.len() as u64;
+        if total == 0 {
+            eprintln!(
+                "arena: nothing to play: every game of the schedule is in {}",
+                dir.join("games.csv").display()
+            );
+        } else if !results.rows.is_empty() {
+            eprintln!(
+                "arena: resuming: {} games on record, {total} to play",
+                results.rows.len()
+            );
+        }
+        play_all(
+            &spec,
+            &dir,
+            jobs,
+            todo,
+            &mut results,
+            Progress::new(total, 0),
+        )
+        .await?;
+    }
+    results.write_tables()?;
+    crate::out::text(&report::standings_text(&results.standings()));
+    Ok(())
+}
+
+/// The round-robin or gauntlet schedule of the spec's bots.
+fn fixed_plan(spec: &Spec) -> Vec<Planned> {
+    match spec.format {
+        Format::Gauntlet => {
+            let seeds: Vec<usize> = (0..spec.bots.len())
+                .filter(|&i| spec.bots[i].seed)
+                .collect();
+            let others: Vec<usize> = (0..spec.bots.len())
+                .filter(|&i| !spec.bots[i].seed)
+                .collect();
+            gauntlet(&seeds, &others, spec.games_per_pairing)
+        }
+        _ => round_robin(spec.bots.len(), spec.games_per_pairing),
+    }
+}
+
+/// Where this ladder run's ids start: after the last complete cycle. A cycle is complete when
+/// every game of the current schedule after the previous base is on record; an incomplete one
+/// (a run that was killed) is finished first.
+fn ladder_base(rows: &[GameRow], plan: &[Planned], index: &BTreeMap<&str, usize>) -> u64 {
+    let max_id = rows.iter().map(|r| r.id).max().unwrap_or(0);
+    if max_id == 0 {
+        return 0;
+    }
+    let n = plan.len() as u64;
+    // The cycle holding the newest game: its base is the last id that starts a cycle of this
+    // plan's size, as long as its games are this spec's bots.
+    let base = ((max_id - 1) / n) * n;
+    let ids: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
+    let same_bots = rows
+        .iter()
+        .filter(|r| r.id > base)
+        .all(|r| index.contains_key(r.seat0.as_str()) && index.contains_key(r.seat1.as_str()));
+    let complete = (base + 1..=base + n).all(|id| ids.contains(&id));
+    if complete || !same_bots {
+        max_id.max(base + n)
+    } else {
+        base
+    }
+}
+
+/// Swiss: pair each round from the results of the rounds before, play it, go on.
+async fn run_swiss(
+    spec: &Spec,
+    dir: &Path,
+    jobs: usize,
+    results: &mut Results,
+    index: &BTreeMap<&str, usize>,
+    check: &dyn Fn(&Job) -> Result<bool>,
+) -> Result<()> {
+    let n = spec.bots.len();
+    let mut next_id = 1u64;
+    for round in 1..=spec.rounds {
+        let mut players: Vec<SwissPlayer> = (0..n)
+            .map(|_| SwissPlayer {
+                score: 0.0,
+                opponents: Vec::new(),
+                had_bye: false,
+                seat0_games: 0,
+                seat1_games: 0,
+            })
+            .collect();
+        let mut played_in = vec![false; n];
+        for row in results.rows.iter().filter(|r| r.round < round) {
+            let (a, b) = (index[row.seat0.as_str()], index[row.seat1.as_str()]);
+            players[a].score += row.score0;
+            players[b].score += row.score1;
+            players[a].opponents.push(b);
+            players[b].opponents.push(a);
+            players[a].seat0_games += 1;
+            players[b].seat1_games += 1;
+        }
+        // A bye scores a win; who had one is known from the rounds each bot sat out.
+        for r in 1..round {
+            for (i, p) in players.iter_mut().enumerate() {
+                played_in[i] = results.rows.iter().any(|row| {
+                    row.round == r
+                        && (index[row.seat0.as_str()] == i || index[row.seat1.as_str()] == i)
+                });
+                if !played_in[i] {
+                    p.had_bye = true;
+                    p.score += 1.0;
+                }
+            }
+        }
+        let pairing = match pair_round(&players) {
+            Ok(p) => p,
+            Err(why) => {
+                eprintln!("arena: swiss stops before round {round}: {why}");
+                break;
+            }
+        };
+        let mut todo = Vec::new();
+        for (a, b) in pairing.games {
+            let job = Job {
+                id: next_id,
+                planned: Planned {
+                    round,
+                    seats: [a, b],
+                },
+            };
+            next_id += 1;
+            if !check(&job)? {
+                todo.push(job);
+            }
+        }
+        if let Some(bye) = pairing.bye {
+            crate::out::line(&format!("Round {round}: {} has a bye", spec.bots[bye].name));
+        }
+        let total = todo.len() as u64;
+        play_all(spec, dir, jobs, todo, results, Progress::new(total, 0)).await?;
+    }
+    Ok(())
+}
+
+/// Play the jobs, `jobs` at a time, in order; record each as it finishes.
+async fn play_all(
+    spec: &Spec,
+    dir: &Path,
+    jobs: usize,
+    todo: Vec<Job>,
+    results: &mut Results,
+    mut progress: Progress,
+) -> Result<()> {
+    let mut queue = todo.into_iter();
+    let mut running: JoinSet<(Job, Result<GameRecord>)> = JoinSet::new();
+    loop {
+        while running.len() < jobs {
+            let Some(job) = queue.next() else { break };
+            let setup = setup(spec, dir, &job);
+            running.spawn(async move { (job, referee::play(setup).await) });
+        }
+        let Some(done) = running.join_next().await else {
+            break;
+        };
+        let (job, record) = done.map_err(|e| Error::Failed(format!("a game task failed: {e}")))?;
+        let record = record?;
+        let row = GameRow::new(job.id, job.planned.round, &record);
+        results.record(row)?;
+        progress.finished(&finished_line(job.id as usize, &record), results.leader());
+    }
+    progress.finish();
+    Ok(())
+}
+
+fn setup(spec: &Spec, dir: &Path, job: &Job) -> MatchSetup {
+    let players = job.planned.seats.map(|i| Player {
+        name: spec.bots[i].name.clone(),
+        bot: spec.bots[i].bot.clone(),
+    });
+    MatchSetup {
+        game: spec.game,
+        params: spec.params.clone(),
+        seed: derive_seed(spec.seed, job.id),
+        players,
+        timeout: spec.timeout,
+        startup_timeout: spec.startup_timeout,
+        limits: IoLimits::default(),
+        log_path: dir.join("logs").join(format!("game-{:05}.jsonl", job.id)),
+        spectator: None,
+    }
+}
