@@ -463,3 +463,17 @@ fn a_ladder_adds_a_cycle_each_run_and_keeps_departed_bots() {
     let c = table.iter().find(|t| t["bot"] == "c").unwrap();
     assert_eq!(c["games"], "8", "c's two cycles stay");
 }
+
+#[test]
+fn the_example_specs_are_valid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tournaments");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            arena::spec::Spec::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            n += 1;
+        }
+    }
+    assert!(n >= 3, "the examples are there");
+}

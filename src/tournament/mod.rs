@@ -352,15 +352,9 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
                 results.rows.len()
             );
         }
-        play_all(
-            &spec,
-            &dir,
-            jobs,
-            todo,
-            &mut results,
-            Progress::new(total, 0),
-        )
-        .await?;
+        let mut progress = Progress::new(total, 0);
+        play_all(&spec, &dir, jobs, todo, &mut results, &mut progress).await?;
+        progress.finish();
     }
     results.write_tables()?;
     crate::out::text(&report::standings_text(&results.standings()));
@@ -419,6 +413,9 @@ async fn run_swiss(
 ) -> Result<()> {
     let n = spec.bots.len();
     let mut next_id = 1u64;
+    // The whole swiss on one bar: every round has the same number of games.
+    let total = (spec.rounds as usize * (n / 2)).saturating_sub(results.rows.len()) as u64;
+    let mut progress = Progress::new(total, 0);
     for round in 1..=spec.rounds {
         let mut players: Vec<SwissPlayer> = (0..n)
             .map(|_| SwissPlayer {
@@ -476,9 +473,9 @@ async fn run_swiss(
         if let Some(bye) = pairing.bye {
             crate::out::line(&format!("Round {round}: {} has a bye", spec.bots[bye].name));
         }
-        let total = todo.len() as u64;
-        play_all(spec, dir, jobs, todo, results, Progress::new(total, 0)).await?;
+        play_all(spec, dir, jobs, todo, results, &mut progress).await?;
     }
+    progress.finish();
     Ok(())
 }
 
@@ -489,7 +486,7 @@ async fn play_all(
     jobs: usize,
     todo: Vec<Job>,
     results: &mut Results,
-    mut progress: Progress,
+    progress: &mut Progress,
 ) -> Result<()> {
     let mut queue = todo.into_iter();
     let mut running: JoinSet<(Job, Result<GameRecord>)> = JoinSet::new();
@@ -508,7 +505,6 @@ async fn play_all(
         results.record(row)?;
         progress.finished(&finished_line(job.id as usize, &record), results.leader());
     }
-    progress.finish();
     Ok(())
 }
 
