@@ -6,6 +6,7 @@ use arena::cli::{Cli, Command};
 
 fn main() {
     let cli = Cli::parse();
+    arena::bot::reaper::become_subreaper();
     let result = match cli.command {
         Command::Games { game } => arena::duel::games(game.as_deref()),
         Command::Duel(args) => block_on(arena::duel::run(args)),
@@ -41,11 +42,18 @@ fn main() {
     }
 }
 
-/// Tournaments play many games at once: one worker thread per core.
+/// Tournaments play many games at once: one worker thread per core. They handle SIGINT and
+/// SIGTERM themselves, to finish what runs and write their tables.
 fn block_on_threads(
     work: impl Future<Output = arena::error::Result<()>>,
 ) -> arena::error::Result<()> {
-    run_until_interrupted(tokio::runtime::Builder::new_multi_thread(), work)
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("the runtime starts");
+    let result = rt.block_on(work);
+    rt.shutdown_timeout(Duration::from_millis(50));
+    result
 }
 
 /// One thread: a duel plays one game at a time, and hopping threads per line only costs.

@@ -477,3 +477,61 @@ fn the_example_specs_are_valid() {
     }
     assert!(n >= 3, "the examples are there");
 }
+
+#[test]
+fn sigint_finishes_the_running_games_writes_the_tables_and_resumes() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let slow = bot("slow_rps.py", "0.03");
+    let list: Vec<(String, String)> = (0..4).map(|i| (format!("s{i}"), slow.clone())).collect();
+    let list: Vec<(&str, &str, &str)> = list
+        .iter()
+        .map(|(n, c)| (n.as_str(), c.as_str(), ""))
+        .collect();
+    let path = spec(
+        dir.path(),
+        "name = \"i\"\ngame = \"roshambo\"\njobs = 2\n[params]\nrounds = 10",
+        &list,
+    );
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while std::fs::read_to_string(out.join("games.csv")).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(started.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("stopping: no new games"), "{stderr}");
+    let recorded = games(&out).len();
+    assert!(recorded < 12, "stopped before the end");
+    assert!(
+        out.join("standings.csv").is_file(),
+        "the tables are written"
+    );
+    assert!(processes_with("slow_rps.py 0.03").is_empty(), "no bot left");
+    arena()
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let ids: BTreeSet<u64> = games(&out)
+        .iter()
+        .map(|r| r["id"].parse().unwrap())
+        .collect();
+    assert_eq!(ids, (1..=12).collect(), "resumed to the end, no game twice");
+    assert_eq!(games(&out).len(), 12);
+}

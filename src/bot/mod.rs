@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod process;
+pub mod reaper;
 
 pub use process::{Connection, Event, SpectatorSink};
 

@@ -20,7 +20,7 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep, sleep_until, timeout};
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
-use super::{BotCommand, BotSpec, Channel};
+use super::{BotCommand, BotSpec, Channel, reaper};
 use crate::games::{Fault, FaultKind};
 
 /// How long arena keeps listening after a bot's process exited, for lines it wrote just before.
@@ -107,6 +107,8 @@ type Lines = FramedRead<Box<dyn AsyncRead + Send + Unpin>, LinesCodec>;
 struct Process {
     child: Child,
     pgid: Pid,
+    limits: super::Limits,
+    stderr_path: Option<PathBuf>,
     exit: Option<String>,
     /// Set once `terminate` has killed the group; until then dropping the process kills it.
     terminated: bool,
@@ -117,6 +119,31 @@ struct Process {
 }
 
 impl Process {
+    /// How the process ended, naming the limit that stopped it when one did.
+    fn describe(&self, status: ExitStatus) -> String {
+        use std::os::unix::process::ExitStatusExt;
+        let how = describe_exit(status);
+        match Signal::try_from(status.signal().unwrap_or(0)) {
+            Ok(Signal::SIGXCPU) => {
+                let secs = self.limits.cpu_seconds.unwrap_or(0);
+                return format!("{how}: it used up its CPU limit of {secs} s");
+            }
+            Ok(Signal::SIGXFSZ) => {
+                let mb = self.limits.output_mb.unwrap_or(0);
+                return format!("{how}: it wrote a file over its output limit of {mb} MiB");
+            }
+            _ => {}
+        }
+        // An allocation refused under RLIMIT_AS shows only in what the bot said as it died.
+        if let (Some(mb), Some(path)) = (self.limits.memory_mb, &self.stderr_path)
+            && !status.success()
+            && ran_out_of_memory(path)
+        {
+            return format!("{how}: it ran out of memory under its memory limit of {mb} MiB");
+        }
+        how
+    }
+
     /// Close-out: wait for the process to exit, then SIGTERM its group, a grace, SIGKILL, reap.
     /// The group is killed even when the leader exited by itself, so that children it left behind
     /// (holding the pipes open, or just running) go too.
@@ -124,7 +151,7 @@ impl Process {
         if self.exit.is_none()
             && let Ok(Ok(status)) = timeout(grace, self.child.wait()).await
         {
-            self.exit = Some(describe_exit(status));
+            self.exit = Some(self.describe(status));
         }
         if self.exit.is_none() {
             let _ = killpg(self.pgid, Signal::SIGTERM);
@@ -145,8 +172,26 @@ impl Process {
         if timeout(grace, &mut self.stderr_task).await.is_err() {
             self.stderr_task.abort();
         }
+        reaper::release(self.pgid.as_raw());
         self.exit.take().unwrap_or_default()
     }
+}
+
+/// Whether a bot's stderr ends with the words of a failed allocation.
+fn ran_out_of_memory(stderr: &Path) -> bool {
+    let Ok(bytes) = std::fs::read(stderr) else {
+        return false;
+    };
+    let tail = String::from_utf8_lossy(&bytes[bytes.len().saturating_sub(4096)..]).to_lowercase();
+    [
+        "memoryerror",
+        "cannot allocate memory",
+        "out of memory",
+        "bad_alloc",
+        "memory allocation",
+    ]
+    .iter()
+    .any(|w| tail.contains(w))
 }
 
 impl Drop for Process {
@@ -154,6 +199,7 @@ impl Drop for Process {
     fn drop(&mut self) {
         if !self.terminated {
             let _ = killpg(self.pgid, Signal::SIGKILL);
+            reaper::release(self.pgid.as_raw());
         }
     }
 }
@@ -195,6 +241,9 @@ impl Connection {
         let mut cmd = Command::new(&argv[0]);
         cmd.args(&argv[1..])
             .current_dir(&dir)
+            .env_clear()
+            .envs(inherited_env())
+            .env("TMPDIR", &dir)
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .process_group(0)
             .kill_on_drop(true);
@@ -234,7 +283,11 @@ impl Connection {
             }
         }
 
-        let spawned = cmd.spawn();
+        let spawned = reaper::spawn_owned(|| {
+            let child = cmd.spawn()?;
+            let pid = child.id();
+            Ok((child, pid))
+        });
         // The command holds the write end of the stderr pipe: drop it, or the capture never ends.
         drop(cmd);
         let child = spawned.map_err(|e| crash(format!("could not start '{}': {e}", argv[0])))?;
@@ -244,6 +297,8 @@ impl Connection {
         let mut process = Process {
             child,
             pgid,
+            limits: spec.limits,
+            stderr_path: Some(stderr_path.to_path_buf()),
             exit: None,
             terminated: false,
             stderr_task,
@@ -314,7 +369,7 @@ impl Connection {
                 },
                 status = async { self.process.as_mut().expect("checked").child.wait().await }, if !exited => {
                     let how = match status {
-                        Ok(s) => describe_exit(s),
+                        Ok(s) => self.process.as_ref().expect("checked").describe(s),
                         Err(e) => format!("could not be waited for: {e}"),
                     };
                     self.process.as_mut().expect("checked").exit = Some(how);
@@ -339,7 +394,7 @@ impl Connection {
         if p.exit.is_none()
             && let Ok(Ok(status)) = timeout(EXIT_LINGER, p.child.wait()).await
         {
-            p.exit = Some(describe_exit(status));
+            p.exit = Some(p.describe(status));
         }
         match &p.exit {
             Some(how) => Event::Exited(how.clone()),
@@ -365,6 +420,20 @@ impl Connection {
     }
 }
 
+/// What a bot inherits from arena's environment; everything else (tokens, agent sockets, the
+/// build's variables) is left out. The spec's `env`, `TMPDIR` (the bot's own directory) and, on
+/// the pipe channel, `COCO_PIPEIN`/`COCO_PIPEOUT` are added.
+pub const INHERITED_ENV: &[&str] = &[
+    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TERM",
+];
+
+fn inherited_env() -> impl Iterator<Item = (String, std::ffi::OsString)> {
+    std::env::vars_os().filter_map(|(k, v)| {
+        let k = k.into_string().ok()?;
+        (INHERITED_ENV.contains(&k.as_str()) || k.starts_with("LC_")).then_some((k, v))
+    })
+}
+
 /// Set the bot's resource limits in the child, between fork and exec.
 fn apply_limits(cmd: &mut Command, limits: super::Limits) {
     use nix::sys::resource::{Resource, setrlimit};
@@ -387,7 +456,14 @@ fn apply_limits(cmd: &mut Command, limits: super::Limits) {
     unsafe {
         cmd.pre_exec(move || {
             for &(resource, value) in &wanted {
-                setrlimit(resource, value, value).map_err(std::io::Error::from)?;
+                // For CPU time the kernel sends SIGXCPU at the soft limit and SIGKILL at the
+                // hard one: a second apart, so that the signal says which limit it was.
+                let hard = if resource == Resource::RLIMIT_CPU {
+                    value + 1
+                } else {
+                    value
+                };
+                setrlimit(resource, value, hard).map_err(std::io::Error::from)?;
             }
             Ok(())
         });
@@ -417,7 +493,7 @@ async fn open_fifos(
             return Ok((pipe::Sender::from_file(fin).map_err(wrap)?, pipe::Receiver::from_file(fout).map_err(wrap)?));
         }
         status = process.child.wait() => {
-            let how = status.map(describe_exit).unwrap_or_else(|e| e.to_string());
+            let how = status.map(|s| process.describe(s)).unwrap_or_else(|e| e.to_string());
             process.exit = Some(how.clone());
             Fault::new(FaultKind::Crash, format!("{how} before opening COCO_PIPEIN and COCO_PIPEOUT"))
         }
@@ -488,13 +564,17 @@ impl SpectatorSink {
         let BotCommand::Program(argv) = command else {
             return Err("--spectate needs a program".into());
         };
-        let mut child = Command::new(&argv[0])
-            .args(&argv[1..])
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..])
             .stdin(Stdio::piped())
             .process_group(0)
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| format!("could not start spectator '{}': {e}", argv[0]))?;
+            .kill_on_drop(true);
+        let mut child = reaper::spawn_owned(|| {
+            let child = cmd.spawn()?;
+            let pid = child.id();
+            Ok((child, pid))
+        })
+        .map_err(|e| format!("could not start spectator '{}': {e}", argv[0]))?;
         let pgid = Pid::from_raw(child.id().unwrap_or(0) as i32);
         let mut stdin = child.stdin.take().expect("piped stdin");
         let (tx, mut rx) = mpsc::unbounded_channel::<String>();
@@ -514,6 +594,8 @@ impl SpectatorSink {
             process: Some(Process {
                 child,
                 pgid,
+                limits: super::Limits::default(),
+                stderr_path: None,
                 exit: None,
                 terminated: false,
                 stderr_task: tokio::spawn(async {}),

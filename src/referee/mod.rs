@@ -72,7 +72,7 @@ enum SeatIo {
         rng: ChaCha8Rng,
     },
     Remote {
-        conn: Connection,
+        conn: Box<Connection>,
         /// Writing to the bot failed; it fails when next awaited (not before: it may already
         /// have said all it had to).
         broken: Option<Fault>,
@@ -107,7 +107,13 @@ async fn open_seat(setup: &MatchSetup, seat: usize) -> (Seat, Option<Fault>) {
         )
         .await
         {
-            Ok(conn) => (SeatIo::Remote { conn, broken: None }, None),
+            Ok(conn) => (
+                SeatIo::Remote {
+                    conn: Box::new(conn),
+                    broken: None,
+                },
+                None,
+            ),
             Err(f) => (SeatIo::Gone, Some(f)),
         },
     };
@@ -270,6 +276,8 @@ pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
     let verdict = judge.verdict();
     let [a, b] = seats;
     let (e0, e1) = tokio::join!(close(a.io), close(b.io));
+    // Whatever escaped the bots' process groups and was re-parented to arena goes too.
+    crate::bot::reaper::sweep();
     for (seat, status) in [e0, e1].into_iter().enumerate() {
         if let Some(status) = status {
             wire.log.exit(seat, &status);
@@ -295,7 +303,7 @@ pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
 
 async fn close(io: SeatIo) -> Option<String> {
     match io {
-        SeatIo::Remote { conn, .. } => Some(conn.close().await).filter(|s| !s.is_empty()),
+        SeatIo::Remote { conn, .. } => Some((*conn).close().await).filter(|s| !s.is_empty()),
         _ => None,
     }
 }

@@ -61,6 +61,40 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
 }
 
+/// How far an interruption has gone: 0 none, 1 finish running games, 2 abandon them.
+type Stop = tokio::sync::watch::Receiver<u8>;
+
+/// SIGINT or SIGTERM once: start no more games, let the running ones finish and be recorded.
+/// Twice: abandon the running games too (they are played again on resume).
+fn watch_signals() -> Stop {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (tx, rx) = tokio::sync::watch::channel(0u8);
+    tokio::spawn(async move {
+        let (Ok(mut int), Ok(mut term)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) else {
+            return;
+        };
+        for level in 1..=2u8 {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+            if level == 1 {
+                eprintln!(
+                    "\narena: stopping: no new games; the running ones finish and are recorded \
+                     (interrupt again to abandon them)"
+                );
+            } else {
+                eprintln!("\narena: abandoning the running games; they will be played on resume");
+            }
+            let _ = tx.send(level);
+        }
+    });
+    rx
+}
+
 /// A game with its id, as the run plays it.
 #[derive(Debug, Clone, Copy)]
 struct Job {
@@ -311,8 +345,9 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         dir.display()
     );
 
+    let mut stop = watch_signals();
     if spec.format == Format::Swiss {
-        run_swiss(&spec, &dir, jobs, &mut results, &index, &check).await?;
+        run_swiss(&spec, &dir, jobs, &mut results, &index, &check, &mut stop).await?;
     } else {
         let round_base = if spec.ladder {
             results.rows.iter().map(|r| r.round).max().unwrap_or(0)
@@ -353,11 +388,27 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             );
         }
         let mut progress = Progress::new(total, 0);
-        play_all(&spec, &dir, jobs, todo, &mut results, &mut progress).await?;
+        play_all(
+            &spec,
+            &dir,
+            jobs,
+            todo,
+            &mut results,
+            &mut progress,
+            &mut stop,
+        )
+        .await?;
         progress.finish();
     }
     results.write_tables()?;
     crate::out::text(&report::standings_text(&results.standings()));
+    if *stop.borrow() > 0 {
+        eprintln!(
+            "arena: stopped with {} games recorded; run the same command again to resume",
+            results.rows.len()
+        );
+        return Err(Error::Interrupted);
+    }
     Ok(())
 }
 
@@ -410,6 +461,7 @@ async fn run_swiss(
     results: &mut Results,
     index: &BTreeMap<&str, usize>,
     check: &dyn Fn(&Job) -> Result<bool>,
+    stop: &mut Stop,
 ) -> Result<()> {
     let n = spec.bots.len();
     let mut next_id = 1u64;
@@ -417,6 +469,9 @@ async fn run_swiss(
     let total = (spec.rounds as usize * (n / 2)).saturating_sub(results.rows.len()) as u64;
     let mut progress = Progress::new(total, 0);
     for round in 1..=spec.rounds {
+        if *stop.borrow() > 0 {
+            break;
+        }
         let mut players: Vec<SwissPlayer> = (0..n)
             .map(|_| SwissPlayer {
                 score: 0.0,
@@ -473,7 +528,7 @@ async fn run_swiss(
         if let Some(bye) = pairing.bye {
             crate::out::line(&format!("Round {round}: {} has a bye", spec.bots[bye].name));
         }
-        play_all(spec, dir, jobs, todo, results, &mut progress).await?;
+        play_all(spec, dir, jobs, todo, results, &mut progress, stop).await?;
     }
     progress.finish();
     Ok(())
@@ -487,18 +542,33 @@ async fn play_all(
     todo: Vec<Job>,
     results: &mut Results,
     progress: &mut Progress,
+    stop: &mut Stop,
 ) -> Result<()> {
     let mut queue = todo.into_iter();
     let mut running: JoinSet<(Job, Result<GameRecord>)> = JoinSet::new();
+    // Once no more signals can come, stop asking.
+    let mut listening = true;
     loop {
-        while running.len() < jobs {
+        while running.len() < jobs && *stop.borrow() == 0 {
             let Some(job) = queue.next() else { break };
             let setup = setup(spec, dir, &job);
             running.spawn(async move { (job, referee::play(setup).await) });
         }
-        let Some(done) = running.join_next().await else {
-            break;
+        let done = tokio::select! {
+            done = running.join_next() => done,
+            changed = stop.changed(), if listening => {
+                listening = changed.is_ok();
+                if *stop.borrow() >= 2 {
+                    // Dropping the games kills their bots; nothing of them was recorded.
+                    running.abort_all();
+                    while running.join_next().await.is_some() {}
+                    crate::bot::reaper::sweep();
+                    break;
+                }
+                continue;
+            }
         };
+        let Some(done) = done else { break };
         let (job, record) = done.map_err(|e| Error::Failed(format!("a game task failed: {e}")))?;
         let record = record?;
         let row = GameRow::new(job.id, job.planned.round, &record);
