@@ -28,6 +28,8 @@ pub enum Command {
     },
     /// Play a match between two bots.
     Duel(DuelArgs),
+    /// Try a bot against the game's built-in bots and explain what went wrong, before you submit.
+    Check(CheckArgs),
     /// Run a tournament from a spec: round-robin, gauntlet or swiss, in parallel.
     Run {
         /// The tournament spec (TOML).
@@ -119,7 +121,42 @@ pub struct DuelArgs {
     /// Print one JSON object per finished game on stdout; everything else goes to stderr.
     #[arg(long)]
     pub json: bool,
+    /// Run each bot in a sandbox (bubblewrap): read-only files but its own directory, no
+    /// network, the output folder hidden.
+    #[arg(long)]
+    pub sandbox: bool,
     /// The bots' names, as sent to them by the games that send names (default: from the commands).
     #[arg(long, value_name = "NAME0,NAME1")]
     pub names: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The bot to check.
+    pub bot: String,
+    /// The game it plays (see `arena games`).
+    #[arg(long, short = 'g')]
+    pub game: String,
+    /// Number of games; the bot meets each built-in bot in turn, playing first and second.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// A game parameter, as key=value (repeatable).
+    #[arg(short = 'a', long = "arg", value_name = "KEY=VAL")]
+    pub args: Vec<String>,
+    /// Seconds allowed per move (default: the game's).
+    #[arg(long, short = 't')]
+    pub timeout: Option<f64>,
+    /// Seconds allowed for the bot's first move, to start up (default: the game's).
+    #[arg(long)]
+    pub startup_timeout: Option<f64>,
+    /// How the bot talks to arena.
+    #[arg(long, short = 'c', value_enum, default_value = "stdio")]
+    pub channel: Channel,
+    /// Seed for the games' randomness and the built-in bots (default: random, printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Keep the game logs and the bot's stderr in this folder (default: a temporary folder,
+    /// removed afterwards).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }

@@ -159,11 +159,24 @@ pub async fn run(args: DuelArgs) -> Result<()> {
         }
         None => None,
     };
+    let mut bots = bots;
+    if args.sandbox {
+        crate::bot::Sandbox::bwrap().map_err(|e| Error::Usage(format!("--sandbox: {e}")))?;
+    }
     let names = names(&args, &bots)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let out = args.out.clone().unwrap_or_else(|| default_out(game.name));
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
+    if args.sandbox {
+        let hide =
+            std::path::absolute(&out).map_err(Error::io(format!("resolving {}", out.display())))?;
+        for b in bots.iter_mut() {
+            b.sandbox = Some(crate::bot::Sandbox {
+                hide: vec![hide.clone()],
+            });
+        }
+    }
     let limits = IoLimits::default();
 
     // Results on stdout; with --json, only the JSON there and the words on stderr.

@@ -4,6 +4,7 @@
 //! `referee` plays one game between two `bot`s under a `games::Game`'s rules.
 
 pub mod bot;
+pub mod check;
 pub mod cli;
 pub mod duel;
 pub mod error;

@@ -10,6 +10,7 @@ fn main() {
     let result = match cli.command {
         Command::Games { game } => arena::duel::games(game.as_deref()),
         Command::Duel(args) => block_on(arena::duel::run(args)),
+        Command::Check(args) => block_on(arena::check::run(args)),
         Command::Run {
             spec,
             jobs,

@@ -162,6 +162,69 @@ pub struct BotSpec {
     /// The BOT argument as the user wrote it, for logs and messages.
     pub label: String,
     pub limits: Limits,
+    /// Run the bot in a sandbox (see `sandbox`); `None` runs it as the user, unconfined.
+    pub sandbox: Option<Sandbox>,
+}
+
+/// Isolation for untrusted bots, with bubblewrap: the file system read-only but for the bot's own
+/// directory (and its FIFOs), a private /tmp, no network, its own process namespace, and the
+/// folders in `hide` (the results, the other bots' directories) replaced by empty ones.
+#[derive(Debug, Clone, Default)]
+pub struct Sandbox {
+    pub hide: Vec<PathBuf>,
+}
+
+impl Sandbox {
+    /// The program that provides it, or why there is none.
+    pub fn bwrap() -> Result<String, String> {
+        resolve_program("bwrap", Path::new("/")).map_err(|_| {
+            "the sandbox needs bubblewrap: install the package 'bubblewrap' (the 'bwrap' program)"
+                .to_string()
+        })
+    }
+
+    /// The command line that runs `argv` inside the sandbox, working in `dir`, with `fifos` (the
+    /// pipe channel's folder) reachable.
+    pub fn wrap(
+        &self,
+        bwrap: &str,
+        argv: &[String],
+        dir: &Path,
+        fifos: Option<&Path>,
+    ) -> Vec<String> {
+        let s = |p: &Path| p.to_string_lossy().into_owned();
+        let mut cmd: Vec<String> = [
+            bwrap,
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "--tmpfs",
+            "/tmp",
+        ]
+        .map(String::from)
+        .to_vec();
+        // Hidden folders become empty and read-only: nothing can be read or left there.
+        for hidden in self.hide.iter().filter(|h| h.exists()) {
+            cmd.extend([
+                "--tmpfs".into(),
+                s(hidden),
+                "--remount-ro".into(),
+                s(hidden),
+            ]);
+        }
+        for open in [Some(dir), fifos].into_iter().flatten() {
+            cmd.extend(["--bind".into(), s(open), s(open)]);
+        }
+        cmd.extend(["--unshare-all", "--die-with-parent", "--chdir"].map(String::from));
+        cmd.push(s(dir));
+        cmd.push("--".into());
+        cmd.extend(argv.iter().cloned());
+        cmd
+    }
 }
 
 impl BotSpec {
@@ -173,6 +236,7 @@ impl BotSpec {
             env: Vec::new(),
             label: text.to_string(),
             limits: Limits::default(),
+            sandbox: None,
         })
     }
 }

@@ -238,6 +238,23 @@ impl Connection {
                 (Some(t), p)
             }
         };
+        // The pipe channel's FIFOs live in a private folder made before the bot starts.
+        let fifo_dir = match spec.channel {
+            Channel::Pipe => Some(
+                tempfile::Builder::new()
+                    .prefix("arena-pipes-")
+                    .tempdir()
+                    .map_err(|e| crash(format!("could not create the pipes' directory: {e}")))?,
+            ),
+            Channel::Stdio => None,
+        };
+        let argv = match &spec.sandbox {
+            None => argv.clone(),
+            Some(sandbox) => {
+                let bwrap = super::Sandbox::bwrap().map_err(crash)?;
+                sandbox.wrap(&bwrap, argv, &dir, fifo_dir.as_ref().map(|d| d.path()))
+            }
+        };
         let mut cmd = Command::new(&argv[0]);
         cmd.args(&argv[1..])
             .current_dir(&dir)
@@ -267,10 +284,7 @@ impl Connection {
                 drop(err_write2);
             }
             Channel::Pipe => {
-                let d = tempfile::Builder::new()
-                    .prefix("arena-pipes-")
-                    .tempdir()
-                    .map_err(|e| crash(format!("could not create the pipes' directory: {e}")))?;
+                let d = fifo_dir.expect("made for the pipe channel");
                 let (pin, pout) = (d.path().join("coco.in"), d.path().join("coco.out"));
                 for p in [&pin, &pout] {
                     nix::unistd::mkfifo(p, Mode::S_IRUSR | Mode::S_IWUSR)

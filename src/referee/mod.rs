@@ -69,7 +69,7 @@ pub fn stderr_path(log_path: &std::path::Path, seat: usize) -> PathBuf {
 enum SeatIo {
     Builtin {
         name: String,
-        rng: ChaCha8Rng,
+        rng: Box<ChaCha8Rng>,
     },
     Remote {
         conn: Box<Connection>,
@@ -95,7 +95,10 @@ async fn open_seat(setup: &MatchSetup, seat: usize) -> (Seat, Option<Fault>) {
         BotCommand::Builtin(name) => (
             SeatIo::Builtin {
                 name: name.clone(),
-                rng: ChaCha8Rng::seed_from_u64(derive_seed(setup.seed, 100 + seat as u64)),
+                rng: Box::new(ChaCha8Rng::seed_from_u64(derive_seed(
+                    setup.seed,
+                    100 + seat as u64,
+                ))),
             },
             None,
         ),

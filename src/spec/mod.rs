@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::bot::{BotCommand, BotSpec, Channel, Limits};
+use crate::bot::{BotCommand, BotSpec, Channel, Limits, Sandbox};
 use crate::error::{Error, Result};
 use crate::games::{self, GameInfo, Params};
 
@@ -65,6 +65,7 @@ struct Raw {
     channel: Option<Channel>,
     #[serde(default)]
     ladder: bool,
+    sandbox: Option<Spanned<bool>>,
     #[serde(default)]
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
@@ -240,6 +241,10 @@ impl Spec {
             }
         }
 
+        let sandboxed = raw.sandbox.as_ref().is_some_and(|s| *s.get_ref());
+        if let Some(s) = raw.sandbox.as_ref().filter(|_| sandboxed) {
+            Sandbox::bwrap().map_err(|e| src.at(Some(s.span()), e))?;
+        }
         let channel = raw.channel.unwrap_or_default();
         let mut bots: Vec<Entrant> = Vec::new();
         for b in &raw.bots {
@@ -318,6 +323,8 @@ impl Spec {
                     env: b.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
                     label: b.command.get_ref().clone(),
                     limits: b.limits.or(raw.limits),
+                    // What each bot may not see is known once the results folder is.
+                    sandbox: sandboxed.then(Sandbox::default),
                 },
                 seed,
             });

@@ -298,6 +298,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     std::fs::create_dir_all(dir.join("logs"))
         .map_err(Error::io(format!("creating {}", dir.display())))?;
     let _lock = Lock::acquire(&dir)?;
+    let spec = hide_from_sandboxed_bots(spec, &dir)?;
     let mut results = Results::open(&dir, &spec)?;
     let jobs = opts.jobs.or(spec.jobs).unwrap_or_else(default_jobs).max(1);
 
@@ -410,6 +411,27 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         return Err(Error::Interrupted);
     }
     Ok(())
+}
+
+/// A sandboxed bot sees neither the results folder nor the other bots' directories.
+fn hide_from_sandboxed_bots(mut spec: Spec, results: &Path) -> Result<Spec> {
+    let results = std::path::absolute(results)
+        .map_err(Error::io(format!("resolving {}", results.display())))?;
+    let dirs: Vec<Option<PathBuf>> = spec.bots.iter().map(|b| b.bot.dir.clone()).collect();
+    for (i, entrant) in spec.bots.iter_mut().enumerate() {
+        if let Some(sandbox) = &mut entrant.bot.sandbox {
+            sandbox.hide.push(results.clone());
+            for (j, d) in dirs.iter().enumerate() {
+                if let Some(d) = d
+                    .as_ref()
+                    .filter(|d| j != i && Some(*d) != dirs[i].as_ref())
+                {
+                    sandbox.hide.push(d.clone());
+                }
+            }
+        }
+    }
+    Ok(spec)
 }
 
 /// The round-robin or gauntlet schedule of the spec's bots.

@@ -1,0 +1,574 @@
+//! `arena check BOT --game G`: a few games of a bot against the game's built-in bots, and a report
+//! in plain words of what went wrong, if anything. For students, before they submit a bot.
+
+use std::path::Path;
+
+use clap::{Parser, ValueEnum};
+
+use crate::bot::process::IoLimits;
+use crate::bot::{BotCommand, BotSpec, Channel};
+use crate::cli::{CheckArgs, DuelArgs};
+use crate::duel::{check_timeout, find_game, parse_bot};
+use crate::error::{Error, Result};
+use crate::games::{GameInfo, Params, Reason, derive_seed};
+use crate::referee::{self, GameRecord, MatchSetup, Player, stderr_path};
+
+/// Lines of the bot's stderr quoted for a failure.
+const STDERR_LINES: usize = 5;
+/// Longest line quoted, in characters; the rest is summarised.
+const QUOTE_CHARS: usize = 200;
+/// Width the hints are wrapped to.
+const WIDTH: usize = 100;
+
+/// What the report needs to know about one game, gathered before its logs may go away.
+struct Played {
+    /// The line printed for the game.
+    line: String,
+    /// "won", "drawn" or "lost".
+    outcome: &'static str,
+    /// The explanation of the bot's failure, if it failed.
+    failure: Option<Failure>,
+}
+
+struct Failure {
+    reason: Reason,
+    text: String,
+}
+
+pub async fn run(args: CheckArgs) -> Result<()> {
+    let game = find_game(&args.game)?;
+    let pairs = Params::parse_pairs(&args.args).map_err(Error::Usage)?;
+    let params = game
+        .resolve_params(pairs)
+        .map_err(|e| Error::Usage(format!("{}: {e}", game.name)))?;
+    let timeout = check_timeout("--timeout", args.timeout.unwrap_or(game.timeout))?;
+    let startup_timeout = check_timeout(
+        "--startup-timeout",
+        args.startup_timeout.unwrap_or(game.startup_timeout),
+    )?;
+    let bot = parse_bot(&args.bot, game, &as_duel(&args)?, 0)?;
+    if bot.command == BotCommand::Terminal {
+        return Err(Error::Usage(
+            "check tries a program; to play yourself, use `arena duel - builtin:random`".into(),
+        ));
+    }
+    let seed = args.seed.unwrap_or_else(rand::random);
+    // The logs go to --out, else to a temporary folder removed when the check is over.
+    let (_temporary, out) = match &args.out {
+        Some(out) => (None, out.clone()),
+        None => {
+            let t = tempfile::Builder::new()
+                .prefix("arena-check-")
+                .tempdir()
+                .map_err(Error::io("creating a temporary folder"))?;
+            let p = t.path().to_path_buf();
+            (Some(t), p)
+        }
+    };
+    let logs = out.join("logs");
+    std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
+    eprintln!(
+        "arena: checking {} at {}: {} game(s) against the built-in bots, seed {seed}",
+        args.bot, game.name, args.games
+    );
+
+    let limits = IoLimits::default();
+    let mut played = Vec::new();
+    for i in 0..args.games as usize {
+        // Each built-in in turn, met twice in a row: the bot plays first, then second.
+        let builtin = game.builtins[(i / 2) % game.builtins.len()].0;
+        let seat = i % 2;
+        let opponent = BotSpec::parse(
+            &format!("builtin:{builtin}"),
+            Path::new("."),
+            Channel::Stdio,
+        )
+        .expect("a built-in parses");
+        let names = names(&bot, builtin);
+        let mut players = [
+            Player {
+                name: names[0].clone(),
+                bot: bot.clone(),
+            },
+            Player {
+                name: names[1].clone(),
+                bot: opponent,
+            },
+        ];
+        if seat == 1 {
+            players.swap(0, 1);
+        }
+        let log_path = logs.join(format!("game-{:04}.jsonl", i + 1));
+        let record = referee::play(MatchSetup {
+            game,
+            params: params.clone(),
+            seed: derive_seed(seed, i as u64),
+            players,
+            timeout,
+            startup_timeout,
+            limits,
+            log_path: log_path.clone(),
+            spectator: None,
+        })
+        .await?;
+        let p = examine(i + 1, builtin, seat, &record, &log_path, game, args.channel);
+        crate::out::line(&p.line);
+        played.push(p);
+    }
+
+    let failed: Vec<(usize, &Failure)> = played
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.failure.as_ref().map(|f| (i + 1, f)))
+        .collect();
+    for (id, failure) in &failed {
+        crate::out::line("");
+        crate::out::line(&format!(
+            "What went wrong in game {id} (lost by {}):",
+            failure.reason.as_str()
+        ));
+        crate::out::text(&failure.text);
+    }
+    if !failed.is_empty() {
+        crate::out::line("");
+        crate::out::line(&match &args.out {
+            Some(_) => format!(
+                "The game logs and your bot's stderr are in {} (arena replay LOG plays one back).",
+                logs.display()
+            ),
+            None => "To keep the game logs and your bot's stderr, run again with --out DIR.".into(),
+        });
+    }
+    crate::out::line("");
+    let n = played.len();
+    let games = plural(n, "game", "games");
+    if failed.is_empty() {
+        let count = |outcome| played.iter().filter(|p| p.outcome == outcome).count();
+        crate::out::line(&format!(
+            "OK: your bot played {games} without a failure ({} won, {} drawn, {} lost)",
+            count("won"),
+            count("drawn"),
+            count("lost"),
+        ));
+        Ok(())
+    } else {
+        let line = format!(
+            "PROBLEM: your bot failed {} of {games} ({})",
+            failed.len(),
+            reasons(failed.iter().map(|(_, f)| f.reason))
+        );
+        crate::out::line(&line);
+        Err(Error::Failed(format!(
+            "the bot failed {} of {games}",
+            failed.len()
+        )))
+    }
+}
+
+/// The duel that reads BOT as `arena duel` does, so that it means the same and is refused with
+/// the same words. Built by parsing, so that duel's options can grow without touching this.
+fn as_duel(args: &CheckArgs) -> Result<DuelArgs> {
+    #[derive(clap::Parser)]
+    struct Duel {
+        #[command(flatten)]
+        args: DuelArgs,
+    }
+    let channel = args
+        .channel
+        .to_possible_value()
+        .expect("every channel has a name");
+    let argv = [
+        "duel",
+        "--game",
+        &args.game,
+        "--channel",
+        channel.get_name(),
+        "--",
+        &args.bot,
+        "builtin:random",
+    ];
+    Duel::try_parse_from(argv)
+        .map(|d| d.args)
+        .map_err(|e| Error::Usage(e.to_string()))
+}
+
+/// The players' names: the bot's own, the built-in's, made distinct as duel makes them.
+fn names(bot: &BotSpec, builtin: &str) -> [String; 2] {
+    let a = bot.command.default_name();
+    if a == builtin {
+        [format!("{a}-1"), format!("{builtin}-2")]
+    } else {
+        [a, builtin.to_string()]
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// "timed out in 2, crashed in 1", in the order first seen.
+fn reasons(all: impl Iterator<Item = Reason>) -> String {
+    let mut counts: Vec<(Reason, usize)> = Vec::new();
+    for r in all {
+        match counts.iter_mut().find(|(seen, _)| *seen == r) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((r, 1)),
+        }
+    }
+    counts
+        .iter()
+        .map(|(r, n)| {
+            let what = match r {
+                Reason::Timeout => "timed out",
+                Reason::Crash => "crashed",
+                Reason::Protocol => "broke the protocol",
+                Reason::Illegal => "played an illegal move",
+                other => other.as_str(),
+            };
+            format!("{what} in {n}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The game's line, and for a failure of the bot everything a student needs to mend it.
+fn examine(
+    id: usize,
+    builtin: &str,
+    seat: usize,
+    record: &GameRecord,
+    log_path: &Path,
+    game: &GameInfo,
+    channel: Channel,
+) -> Played {
+    let order = if seat == 0 { "first" } else { "second" };
+    let outcome = match record.winner {
+        Some(w) if w == seat => "won",
+        Some(_) => "lost",
+        None if record.faulted == Some(seat) => "lost",
+        None => "drawn",
+    };
+    let mut line = format!("game {id} vs builtin:{builtin} (you played {order}): {outcome}");
+    let failure = match (record.faulted, &record.detail) {
+        (Some(s), Some(detail)) if s == seat => {
+            line.push_str(&format!(": {detail}"));
+            Some(Failure {
+                reason: record.reason,
+                text: explain(detail, record.reason, seat, log_path, game, channel),
+            })
+        }
+        _ => None,
+    };
+    Played {
+        line,
+        outcome,
+        failure,
+    }
+}
+
+/// The failure's detail, the last lines exchanged, the bot's last stderr lines and a hint.
+fn explain(
+    detail: &str,
+    reason: Reason,
+    seat: usize,
+    log_path: &Path,
+    game: &GameInfo,
+    channel: Channel,
+) -> String {
+    let mut text = format!("  your bot {detail}\n");
+    // A bot that never started (it did not open its pipes, or could not be run) was sent
+    // nothing, whatever the log says the game wrote for it.
+    let started = !(detail.contains("COCO_PIPEIN") || detail.starts_with("could not"));
+    let exchanged = last_lines(log_path, seat);
+    if started {
+        match &exchanged.sent {
+            Some(l) => text.push_str(&format!(
+                "  the last line arena sent it before it failed: {}\n",
+                quote(l)
+            )),
+            // The game waited for this seat before sending it anything: the bot speaks first.
+            None => text.push_str(&format!(
+                "  arena had sent it nothing: in {0} the bot writes the first line (see `arena \
+                 games {0}`)\n",
+                game.name
+            )),
+        }
+        match &exchanged.received {
+            Some(l) if exchanged.count == 1 => {
+                text.push_str(&format!("  the only line it sent: {}\n", quote(l)))
+            }
+            Some(l) => text.push_str(&format!(
+                "  the last of the {} lines it sent: {}\n",
+                exchanged.count,
+                quote(l)
+            )),
+            None => text.push_str("  it had sent no line\n"),
+        }
+    }
+    let what = match channel {
+        Channel::Stdio => "stderr",
+        Channel::Pipe => "stderr and stdout",
+    };
+    let stderr = tail(&stderr_path(log_path, seat));
+    let wrote_stderr = !stderr.is_empty();
+    if wrote_stderr {
+        text.push_str(&format!("  the last lines of its {what}:\n"));
+        for l in &stderr {
+            text.push_str(&format!("    | {l}\n"));
+        }
+    } else {
+        text.push_str(&format!("  it wrote nothing on its {what}\n"));
+    }
+    let hint = hint(detail, reason, game, channel, wrote_stderr);
+    text.push_str(&wrap(&format!("  hint: {hint}"), "        "));
+    text
+}
+
+/// Words wrapped at `WIDTH` columns, continuation lines indented; each line ends in a newline.
+fn wrap(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if line.trim().is_empty() {
+            line.push_str(word);
+            line.push(' ');
+            continue;
+        }
+        if line.len() + word.len() > WIDTH {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.to_string();
+        }
+        line.push_str(word);
+        line.push(' ');
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
+struct Exchanged {
+    /// The last line arena sent the seat before its failure.
+    sent: Option<String>,
+    /// The last line the seat sent before its failure, and how many it sent.
+    received: Option<String>,
+    count: usize,
+}
+
+/// Read the game log up to the seat's failure.
+fn last_lines(log_path: &Path, seat: usize) -> Exchanged {
+    let mut found = Exchanged {
+        sent: None,
+        received: None,
+        count: 0,
+    };
+    let Ok(log) = std::fs::read_to_string(log_path) else {
+        return found;
+    };
+    for entry in log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+    {
+        let line = || entry["line"].as_str().map(str::to_string);
+        if entry["fault"] == seat {
+            break;
+        } else if entry["to"] == seat {
+            found.sent = line();
+        } else if entry["from"] == seat {
+            found.received = line();
+            found.count += 1;
+        }
+    }
+    found
+}
+
+/// The last lines of a stderr capture, blank ones left out.
+fn tail(path: &Path) -> Vec<String> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(STDERR_LINES)..]
+        .iter()
+        .map(|l| shorten(l))
+        .collect()
+}
+
+/// A line as the bot sent or received it, quoted, control characters shown, long ones cut.
+fn quote(line: &str) -> String {
+    format!("'{}'", shorten(line))
+}
+
+fn shorten(line: &str) -> String {
+    let mut shown = String::new();
+    for c in line.chars().take(QUOTE_CHARS) {
+        if c.is_control() {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
+    }
+    let more = line.chars().count().saturating_sub(QUOTE_CHARS);
+    if more > 0 {
+        shown.push_str(&format!("... ({more} more characters)"));
+    }
+    shown
+}
+
+/// The move number in a detail such as "timed out at move 3 after 2 s waiting for a line".
+fn move_number(detail: &str) -> Option<u32> {
+    let rest = &detail[detail.find("move ")? + "move ".len()..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// What a student most likely did wrong, for a failure's detail.
+fn hint(
+    detail: &str,
+    reason: Reason,
+    game: &GameInfo,
+    channel: Channel,
+    wrote_stderr: bool,
+) -> String {
+    let rules = format!("`arena games {}`", game.name);
+    let see_stderr = if wrote_stderr {
+        "see its stderr above".to_string()
+    } else {
+        "it wrote nothing on stderr: print what it does there to see where it stops".to_string()
+    };
+    match reason {
+        _ if detail.contains("COCO_PIPEIN") => "on the pipe channel the bot must open \
+             COCO_PIPEIN (to read) and COCO_PIPEOUT (to write), the paths named in its \
+             environment, as its first action; a bot that reads stdin and writes stdout needs \
+             --channel stdio."
+            .into(),
+        Reason::Timeout if detail.starts_with("stopped reading") => format!(
+            "your bot stopped reading its input while arena was writing to it: read every line \
+             the game sends, even the ones you do not need (see {rules})."
+        ),
+        Reason::Timeout if move_number(detail) == Some(1) => {
+            let open = match channel {
+                Channel::Stdio => {
+                    "did you flush stdout after writing your move (print(move, flush=True) in \
+                     Python, fflush(stdout) in C)? On the pipe channel, did you open COCO_PIPEIN \
+                     and COCO_PIPEOUT?"
+                }
+                Channel::Pipe => {
+                    "did you open COCO_PIPEIN and COCO_PIPEOUT, and flush COCO_PIPEOUT after \
+                     writing your move?"
+                }
+            };
+            format!(
+                "your bot never sent its first move: {open} Does it read exactly the lines the \
+                 game sends before the first move (see {rules}), and no more?"
+            )
+        }
+        Reason::Timeout => format!(
+            "your bot answered before, then went silent: did you flush stdout after every \
+             move, not only the first? Is it waiting for a line the game does not send (see \
+             {rules}), stuck in a loop, or too slow for the allowance (--timeout)?"
+        ),
+        Reason::Crash if detail.starts_with("exited with status 0") => format!(
+            "the bot exited with status 0 while the game was still going: keep reading and \
+             answering until the game is over (see {rules})."
+        ),
+        Reason::Crash if detail.starts_with("exited") || detail.starts_with("was killed") => {
+            let how = detail
+                .split(" at move ")
+                .next()
+                .and_then(|s| s.split(" before ").next())
+                .unwrap_or(detail);
+            format!("the bot {how}: {see_stderr}.")
+        }
+        Reason::Crash if detail.starts_with("closed its input") => {
+            format!(
+                "the bot stopped reading its input, most likely because it ended: {see_stderr}."
+            )
+        }
+        Reason::Crash if detail.starts_with("closed its output") => {
+            "the bot closed its output while still running: keep it open until the game is over."
+                .into()
+        }
+        Reason::Crash if detail.starts_with("could not") => {
+            "arena could not start the bot: check that the command runs from this folder.".into()
+        }
+        Reason::Crash => format!("{see_stderr}."),
+        Reason::Protocol if detail.contains("longer than") => {
+            "a line that long is not a move: does your bot print something else on its move \
+             stream, or forget the newline after its move?"
+                .into()
+        }
+        Reason::Protocol if detail.contains("UTF-8") => {
+            "write moves as plain text lines; binary bytes are not a move.".into()
+        }
+        Reason::Protocol => {
+            let stream = match channel {
+                Channel::Stdio => "stdout",
+                Channel::Pipe => "COCO_PIPEOUT",
+            };
+            format!(
+                "arena expected a move and got the line quoted above. Write only moves to \
+                 {stream}, one per line, exactly as {rules} shows; write debugging output to \
+                 stderr."
+            )
+        }
+        Reason::Illegal => format!(
+            "the move is well formed, but the rules do not allow it in that position: check \
+             your bot's moves against the rules in {rules}."
+        ),
+        _ => format!("{see_stderr}."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_move_number_in_a_detail() {
+        assert_eq!(
+            move_number("timed out at move 3 after 2 s waiting for a line"),
+            Some(3)
+        );
+        assert_eq!(move_number("closed its input before move 12 (x)"), Some(12));
+        assert_eq!(move_number("sent 'ROCKS' where ROCK was expected"), None);
+    }
+
+    #[test]
+    fn quotes_lines_visibly_and_briefly() {
+        assert_eq!(quote("ROCK\r"), "'ROCK\\r'");
+        let long = "A".repeat(QUOTE_CHARS + 5);
+        assert!(quote(&long).ends_with("... (5 more characters)'"));
+    }
+
+    #[test]
+    fn wraps_hints_with_an_indent() {
+        let text = format!("  hint: {}", "word ".repeat(40));
+        let wrapped = wrap(text.trim_end(), "        ");
+        let lines: Vec<&str> = wrapped.lines().collect();
+        assert!(lines.len() > 1, "{wrapped}");
+        assert!(lines.iter().all(|l| l.len() <= WIDTH), "{wrapped}");
+        assert!(lines[1].starts_with("        word"), "{wrapped}");
+        assert_eq!(wrapped.matches("word").count(), 40);
+    }
+
+    #[test]
+    fn counts_the_reasons_in_order() {
+        let r = reasons([Reason::Timeout, Reason::Crash, Reason::Timeout].into_iter());
+        assert_eq!(r, "timed out in 2, crashed in 1");
+    }
+
+    #[test]
+    fn names_the_status_of_a_crash() {
+        let game = find_game("roshambo").unwrap();
+        let h = hint(
+            "exited with status 3 at move 2",
+            Reason::Crash,
+            game,
+            Channel::Stdio,
+            true,
+        );
+        assert_eq!(h, "the bot exited with status 3: see its stderr above.");
+    }
+}
