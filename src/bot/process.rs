@@ -134,12 +134,34 @@ impl Process {
             }
             _ => {}
         }
-        // An allocation refused under RLIMIT_AS shows only in what the bot said as it died.
-        if let (Some(mb), Some(path)) = (self.limits.memory_mb, &self.stderr_path)
-            && !status.success()
-            && ran_out_of_memory(path)
+        // A limit that makes a call fail (rather than send a signal) shows only in what the bot
+        // said as it died.
+        if !status.success()
+            && let Some(path) = &self.stderr_path
         {
-            return format!("{how}: it ran out of memory under its memory limit of {mb} MiB");
+            let said = stderr_tail(path);
+            let found = |words: &[&str]| words.iter().any(|w| said.contains(w));
+            if let Some(mb) = self.limits.memory_mb
+                && found(&[
+                    "memoryerror",
+                    "cannot allocate memory",
+                    "out of memory",
+                    "bad_alloc",
+                    "memory allocation",
+                ])
+            {
+                return format!("{how}: it ran out of memory under its memory limit of {mb} MiB");
+            }
+            if let Some(mb) = self.limits.output_mb
+                && found(&["file too large", "efbig"])
+            {
+                return format!("{how}: it wrote a file over its output limit of {mb} MiB");
+            }
+            if let Some(n) = self.limits.open_files
+                && found(&["too many open files", "emfile"])
+            {
+                return format!("{how}: it hit its limit of {n} open files");
+            }
         }
         how
     }
@@ -156,7 +178,7 @@ impl Process {
         if self.exit.is_none() {
             let _ = killpg(self.pgid, Signal::SIGTERM);
             if let Ok(Ok(status)) = timeout(grace, self.child.wait()).await {
-                self.exit = Some(format!("{} after SIGTERM", describe_exit(status)));
+                self.exit = Some(format!("{} (after arena's SIGTERM)", describe_exit(status)));
             }
         }
         let _ = killpg(self.pgid, Signal::SIGKILL);
@@ -177,21 +199,12 @@ impl Process {
     }
 }
 
-/// Whether a bot's stderr ends with the words of a failed allocation.
-fn ran_out_of_memory(stderr: &Path) -> bool {
+/// The end of a bot's captured stderr, lowercased: where a failing program says why.
+fn stderr_tail(stderr: &Path) -> String {
     let Ok(bytes) = std::fs::read(stderr) else {
-        return false;
+        return String::new();
     };
-    let tail = String::from_utf8_lossy(&bytes[bytes.len().saturating_sub(4096)..]).to_lowercase();
-    [
-        "memoryerror",
-        "cannot allocate memory",
-        "out of memory",
-        "bad_alloc",
-        "memory allocation",
-    ]
-    .iter()
-    .any(|w| tail.contains(w))
+    String::from_utf8_lossy(&bytes[bytes.len().saturating_sub(4096)..]).to_lowercase()
 }
 
 impl Drop for Process {

@@ -65,12 +65,32 @@ pub struct Fault {
     pub detail: String,
 }
 
+/// Details quote what a bot sent; the log keeps the whole line, tables keep it short.
+const MAX_DETAIL: usize = 300;
+
+/// The longest prefix of `text` no longer than `len` bytes, on a character boundary.
+fn head(text: &str, len: usize) -> &str {
+    let mut cut = len.min(text.len());
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &text[..cut]
+}
+
 impl Fault {
     pub fn new(kind: FaultKind, detail: impl Into<String>) -> Self {
-        Fault {
-            kind,
-            detail: detail.into(),
+        let mut detail = detail.into();
+        if detail.len() > MAX_DETAIL {
+            // Keep the start (what was sent) and the end (what was expected).
+            let mut start = detail.len() - MAX_DETAIL / 2;
+            while !detail.is_char_boundary(start) {
+                start += 1;
+            }
+            let first = head(&detail, MAX_DETAIL / 2);
+            let elided = start - first.len();
+            detail = format!("{first}[... {elided} bytes ...]{}", &detail[start..]);
         }
+        Fault { kind, detail }
     }
     pub fn illegal(detail: impl Into<String>) -> Self {
         Self::new(FaultKind::Illegal, detail)
@@ -338,6 +358,27 @@ pub fn derive_seed(seed: u64, stream: u64) -> u64 {
 /// The suite every registered game runs through the `Game` trait, as the referee drives it:
 /// built-in bots play to the end within the game's limits, a finished game waits for no one,
 /// and lines that are not moves are refused without a panic.
+#[cfg(test)]
+mod fault_tests {
+    use super::*;
+
+    #[test]
+    fn long_details_keep_their_start_and_end() {
+        let line = "x".repeat(10_000);
+        let f = Fault::protocol(format!("sent '{line}' where ROCK was expected"));
+        assert!(f.detail.len() < 400, "{}", f.detail.len());
+        assert!(f.detail.starts_with("sent 'xxx"));
+        assert!(f.detail.ends_with("xxx' where ROCK was expected"));
+        // What was kept plus what was elided is the whole original detail.
+        let original = format!("sent '{line}' where ROCK was expected").len();
+        let (kept_start, rest) = f.detail.split_once("[... ").unwrap();
+        let (elided, kept_end) = rest.split_once(" bytes ...]").unwrap();
+        let elided: usize = elided.parse().unwrap();
+        assert_eq!(kept_start.len() + elided + kept_end.len(), original);
+        assert_eq!(Fault::protocol("short").detail, "short");
+    }
+}
+
 #[cfg(test)]
 mod suite {
     use super::*;
