@@ -37,6 +37,7 @@ fn main() {
             block_on(arena::replay::run(&log, spectate.as_deref()))
         }
     };
+    arena::bot::remove_scratch();
     if let Err(e) = result {
         eprintln!("arena: {e}");
         std::process::exit(e.exit_code());

@@ -6,6 +6,29 @@ use std::path::{Path, PathBuf};
 pub mod process;
 pub mod reaper;
 
+/// One folder for everything arena makes for its bots (working directories, FIFOs), so that a
+/// sandbox can hide all of it at once. Made on first use; `remove_scratch` removes it at exit.
+static SCRATCH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+pub fn scratch() -> std::io::Result<&'static Path> {
+    if let Some(p) = SCRATCH.get() {
+        return Ok(p);
+    }
+    let made = tempfile::Builder::new().prefix("arena-").tempdir()?.keep();
+    // Another thread may have made one first; then ours goes.
+    if SCRATCH.set(made.clone()).is_err() {
+        let _ = std::fs::remove_dir(&made);
+    }
+    Ok(SCRATCH.get().expect("set above"))
+}
+
+/// Remove the scratch folder (the games have removed what they put in it).
+pub fn remove_scratch() {
+    if let Some(p) = SCRATCH.get() {
+        let _ = std::fs::remove_dir_all(p);
+    }
+}
+
 pub use process::{Connection, Event, SpectatorSink};
 
 /// How a program's moves reach arena, exactly as Code Colosseum's `coco -c` offers.
@@ -167,8 +190,9 @@ pub struct BotSpec {
 }
 
 /// Isolation for untrusted bots, with bubblewrap: the file system read-only but for the bot's own
-/// directory (and its FIFOs), a private /tmp, no network, its own process namespace, and the
-/// folders in `hide` (the results, the other bots' directories) replaced by empty ones.
+/// directory (and its FIFOs), the other bots' directories and FIFOs out of sight, no network, its
+/// own process namespace, and the folders in `hide` (the results, the other bots' `dir`s)
+/// replaced by empty, read-only ones.
 #[derive(Debug, Clone, Default)]
 pub struct Sandbox {
     pub hide: Vec<PathBuf>,

@@ -243,9 +243,8 @@ impl Connection {
         let (workdir, dir) = match &spec.dir {
             Some(d) => (None, d.clone()),
             None => {
-                let t = tempfile::Builder::new()
-                    .prefix("arena-bot-")
-                    .tempdir()
+                let t = super::scratch()
+                    .and_then(|root| tempfile::Builder::new().prefix("bot-").tempdir_in(root))
                     .map_err(|e| crash(format!("could not create a working directory: {e}")))?;
                 let p = t.path().to_path_buf();
                 (Some(t), p)
@@ -254,9 +253,8 @@ impl Connection {
         // The pipe channel's FIFOs live in a private folder made before the bot starts.
         let fifo_dir = match spec.channel {
             Channel::Pipe => Some(
-                tempfile::Builder::new()
-                    .prefix("arena-pipes-")
-                    .tempdir()
+                super::scratch()
+                    .and_then(|root| tempfile::Builder::new().prefix("pipes-").tempdir_in(root))
                     .map_err(|e| crash(format!("could not create the pipes' directory: {e}")))?,
             ),
             Channel::Stdio => None,
