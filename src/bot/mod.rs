@@ -226,11 +226,14 @@ impl Sandbox {
             "/dev",
             "--proc",
             "/proc",
-            "--tmpfs",
-            "/tmp",
         ]
         .map(String::from)
         .to_vec();
+        // Every bot's directory and FIFOs live under arena's scratch folder: hide it all, then
+        // open this bot's own.
+        if let Ok(scratch) = scratch() {
+            cmd.extend(["--tmpfs".into(), s(scratch)]);
+        }
         // Hidden folders become empty and read-only: nothing can be read or left there.
         for hidden in self.hide.iter().filter(|h| h.exists()) {
             cmd.extend([
