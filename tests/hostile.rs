@@ -566,11 +566,16 @@ fn the_output_limit_is_named() {
 }
 
 #[test]
-#[ignore = "arena: processes = 10 does not stop fork_many, which starts its 50 children and plays on: RLIMIT_NPROC never binds root (these tests run as root) and counts all the user's processes (a pids cgroup would do); where a fork does fail, the detail does not name the process limit"]
 fn the_process_limit_binds_and_is_named() {
     let run = run();
     for g in run.games_of("fork_many") {
-        assert_eq!(g.plies(), 2, "stopped at its forks: {}", g.describe());
+        // Either its forks fail (RLIMIT_NPROC, for a user other than root), or arena counts its
+        // processes when it next waits for a move: stopped at move 3 or 4 of 5 either way.
+        assert!(
+            (2..=3).contains(&g.plies()),
+            "stopped at its forks: {}",
+            g.describe()
+        );
     }
     assert_limit_named("fork_many", &["process", "limit"]);
 }

@@ -26,6 +26,26 @@ use crate::games::{Fault, FaultKind};
 /// How long arena keeps listening after a bot's process exited, for lines it wrote just before.
 const EXIT_LINGER: Duration = Duration::from_millis(100);
 
+/// How often a bot with a process limit has its processes counted while arena waits for it.
+const PROCESS_POLL: Duration = Duration::from_millis(100);
+
+/// The number of processes in a process group, from /proc.
+fn group_size(pgid: Pid) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .filter_map(|e| {
+            let pid: i32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // After the command name: state, parent, process group.
+            let (_, rest) = stat.rsplit_once(')')?;
+            let pgrp: i32 = rest.split_whitespace().nth(2)?.parse().ok()?;
+            (pgrp == pgid.as_raw()).then_some(())
+        })
+        .count()
+}
+
 /// Limits on what arena accepts from a bot.
 #[derive(Debug, Clone, Copy)]
 pub struct IoLimits {
@@ -380,6 +400,9 @@ impl Connection {
 
     /// Wait for the next line until `deadline`. Cancel-safe: a partly read line stays buffered.
     pub async fn next_event(&mut self, deadline: Instant) -> Event {
+        if let Some(event) = self.over_process_limit() {
+            return event;
+        }
         let mut deadline = deadline;
         loop {
             let exited = self.process.as_ref().is_none_or(|p| p.exit.is_some());
@@ -401,6 +424,13 @@ impl Connection {
                     // Its last words may still be in the pipe, or a child may hold it open.
                     deadline = deadline.min(Instant::now() + EXIT_LINGER);
                 }
+                // RLIMIT_NPROC counts all of a user's processes and never binds root: count the
+                // bot's group ourselves while it thinks.
+                _ = sleep(PROCESS_POLL), if !exited && self.process.as_ref().is_some_and(|p| p.limits.processes.is_some()) => {
+                    if let Some(event) = self.over_process_limit() {
+                        return event;
+                    }
+                }
                 _ = sleep_until(deadline) => {
                     return match self.process.as_ref().and_then(|p| p.exit.clone()) {
                         Some(how) => Event::Exited(how),
@@ -409,6 +439,19 @@ impl Connection {
                 }
             }
         }
+    }
+
+    /// A bot running more processes than its limit is stopped, and the reason says so.
+    fn over_process_limit(&mut self) -> Option<Event> {
+        let p = self.process.as_mut()?;
+        let limit = p.limits.processes?;
+        if p.exit.is_some() || group_size(p.pgid) as u64 <= limit {
+            return None;
+        }
+        let _ = killpg(p.pgid, Signal::SIGKILL);
+        let how = format!("was killed: it ran more processes than its limit of {limit}");
+        p.exit = Some(how.clone());
+        Some(Event::Exited(how))
     }
 
     /// End of the bot's output: usually it exited, and how it did says more than 'end of file'.
