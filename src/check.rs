@@ -8,9 +8,9 @@ use clap::{Parser, ValueEnum};
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel};
 use crate::cli::{CheckArgs, DuelArgs};
-use crate::duel::{check_timeout, find_game, parse_bot};
+use crate::duel::{MatchOptions, match_options, parse_bot};
 use crate::error::{Error, Result};
-use crate::games::{GameInfo, Params, Reason, derive_seed};
+use crate::games::{GameInfo, Reason, derive_seed};
 use crate::referee::{self, GameRecord, MatchSetup, Player, stderr_path};
 
 /// Lines of the bot's stderr quoted for a failure.
@@ -36,16 +36,12 @@ struct Failure {
 }
 
 pub async fn run(args: CheckArgs) -> Result<()> {
-    let game = find_game(&args.game)?;
-    let pairs = Params::parse_pairs(&args.args).map_err(Error::Usage)?;
-    let params = game
-        .resolve_params(pairs)
-        .map_err(|e| Error::Usage(format!("{}: {e}", game.name)))?;
-    let timeout = check_timeout("--timeout", args.timeout.unwrap_or(game.timeout))?;
-    let startup_timeout = check_timeout(
-        "--startup-timeout",
-        args.startup_timeout.unwrap_or(game.startup_timeout),
-    )?;
+    let MatchOptions {
+        game,
+        params,
+        timeout,
+        startup_timeout,
+    } = match_options(&args.game, &args.args, args.timeout, args.startup_timeout)?;
     let bot = parse_bot(&args.bot, game, &as_duel(&args)?, 0)?;
     if bot.command == BotCommand::Terminal {
         return Err(Error::Usage(
@@ -561,7 +557,7 @@ mod tests {
 
     #[test]
     fn names_the_status_of_a_crash() {
-        let game = find_game("roshambo").unwrap();
+        let game = crate::duel::find_game("roshambo").unwrap();
         let h = hint(
             "exited with status 3 at move 2",
             Reason::Crash,

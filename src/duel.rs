@@ -130,17 +130,44 @@ fn default_out(game: &str) -> PathBuf {
     Path::new("results").join(format!("duel-{game}-{}-{}", &stamp[..8], &stamp[8..]))
 }
 
-pub async fn run(args: DuelArgs) -> Result<()> {
-    let game = find_game(&args.game)?;
-    let pairs = Params::parse_pairs(&args.args).map_err(Error::Usage)?;
+/// What a match needs from the command line besides its bots, checked.
+pub struct MatchOptions {
+    pub game: &'static GameInfo,
+    pub params: Params,
+    pub timeout: Duration,
+    pub startup_timeout: Duration,
+}
+
+/// `--game`, `-a`, `--timeout` and `--startup-timeout`, as `duel` and `check` take them.
+pub fn match_options(
+    game: &str,
+    args: &[String],
+    timeout: Option<f64>,
+    startup_timeout: Option<f64>,
+) -> Result<MatchOptions> {
+    let game = find_game(game)?;
+    let pairs = Params::parse_pairs(args).map_err(Error::Usage)?;
     let params = game
         .resolve_params(pairs)
         .map_err(|e| Error::Usage(format!("{}: {e}", game.name)))?;
-    let timeout = check_timeout("--timeout", args.timeout.unwrap_or(game.timeout))?;
-    let startup_timeout = check_timeout(
-        "--startup-timeout",
-        args.startup_timeout.unwrap_or(game.startup_timeout),
-    )?;
+    Ok(MatchOptions {
+        game,
+        params,
+        timeout: check_timeout("--timeout", timeout.unwrap_or(game.timeout))?,
+        startup_timeout: check_timeout(
+            "--startup-timeout",
+            startup_timeout.unwrap_or(game.startup_timeout),
+        )?,
+    })
+}
+
+pub async fn run(args: DuelArgs) -> Result<()> {
+    let MatchOptions {
+        game,
+        params,
+        timeout,
+        startup_timeout,
+    } = match_options(&args.game, &args.args, args.timeout, args.startup_timeout)?;
     let bots = [
         parse_bot(&args.bot0, game, &args, 0)?,
         parse_bot(&args.bot1, game, &args, 1)?,
