@@ -32,6 +32,31 @@ fn standings(out: &Path) -> Vec<BTreeMap<String, String>> {
     r.deserialize().map(|row| row.unwrap()).collect()
 }
 
+/// Start `arena run SPEC --out OUT` in the background, stderr piped (for tests that stop it).
+fn spawn_run(path: &Path, out: &Path) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("run")
+        .arg(path)
+        .arg("--out")
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Wait until games.csv holds more than `lines` lines (the header counts as one).
+fn wait_for_lines(out: &Path, lines: usize) {
+    let started = Instant::now();
+    while std::fs::read_to_string(out.join("games.csv")).map_or(0, |t| t.lines().count()) <= lines {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the run does not progress"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[test]
 fn spec_errors_name_file_line_and_column_and_nothing_runs() {
     let dir = tempfile::tempdir().unwrap();
@@ -205,27 +230,8 @@ fn kill_9_midway_then_resume_plays_exactly_the_missing_games() {
         &list,
     );
     let total = 5 * 4; // 10 pairs, two games each
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&path)
-        .arg("--out")
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    loop {
-        let n = std::fs::read_to_string(out.join("games.csv")).map_or(0, |t| t.lines().count());
-        if n > 4 {
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the run does not progress"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut child = spawn_run(&path, &out);
+    wait_for_lines(&out, 4);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let before = games(&out).len();
@@ -271,15 +277,7 @@ fn a_second_run_on_the_same_folder_is_refused_and_says_who_holds_it() {
         "name = \"l\"\ngame = \"roshambo\"",
         &[("a", &slow, ""), ("b", &slow, "")],
     );
-    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&path)
-        .arg("--out")
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut first = spawn_run(&path, &out);
     let started = Instant::now();
     while !out.join(".lock").exists()
         || std::fs::read_to_string(out.join(".lock"))
@@ -495,20 +493,8 @@ fn sigint_finishes_the_running_games_writes_the_tables_and_resumes() {
         "name = \"i\"\ngame = \"roshambo\"\njobs = 2\n[params]\nrounds = 10",
         &list,
     );
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .arg("run")
-        .arg(&path)
-        .arg("--out")
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while std::fs::read_to_string(out.join("games.csv")).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(started.elapsed() < Duration::from_secs(60));
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let child = spawn_run(&path, &out);
+    wait_for_lines(&out, 1);
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));
