@@ -18,6 +18,7 @@ pub mod json_protocol;
 pub mod krom;
 pub mod loa;
 pub mod params;
+pub mod picture;
 pub mod position;
 pub mod roshambo;
 pub mod royalur;
@@ -242,6 +243,17 @@ pub trait Game: Send + Sync {
     /// The line the built-in bot `name` would send now for `seat`. Only called while the game
     /// awaits that seat, and `name` is one of the game's `builtins`.
     fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String;
+
+    /// The game as it stands, for the report's viewer.
+    fn picture(&self) -> picture::Picture {
+        picture::Picture {
+            board: picture::Board::Table {
+                columns: vec!["no drawing yet".into()],
+                row: None,
+            },
+            notes: Vec::new(),
+        }
+    }
 }
 
 /// Who plays, with which seed and time limit: what a game may need besides its parameters.
