@@ -17,7 +17,7 @@
 //! a square it jumped over. The search therefore removes a jumped piece as it goes, which also
 //! forbids jumping the same piece twice.
 
-use crate::games::Seat;
+use crate::games::{Seat, picture};
 
 /// A move: the start square, then every square landed on, as board indices. A simple move has
 /// two entries; a capture of k pieces has k + 1. The path identifies the move completely: each
@@ -528,6 +528,51 @@ impl Grid {
             }
         }
         Ok((grid, to_move))
+    }
+}
+
+/// How one game colours a seat's pieces in the report's viewer: (colour name, fill, ink).
+pub type Colour = (&'static str, &'static str, &'static str);
+
+impl Grid {
+    /// The board for the report's viewer, laid out as both games print it (board index = cell
+    /// index), so the picture matches the game's own drawing. The piece keys are the game's own
+    /// letters, and `last` marks the squares of the move just played and the pieces it took.
+    pub fn picture(&self, v: &Variant, colours: [Colour; 2], last: Option<&Move>) -> picture::Grid {
+        let cells = self.cells.iter().map(|&c| v.letter(c, '.')).collect();
+        let mut pieces = Vec::with_capacity(4);
+        for (seat, (colour, fill, ink)) in colours.into_iter().enumerate() {
+            let [man, king] = v.letters[seat];
+            pieces.push(picture::Piece::new(
+                man,
+                &format!("{colour} man"),
+                fill,
+                ink,
+                "",
+            ));
+            pieces.push(picture::Piece::new(
+                king,
+                &format!("{colour} king"),
+                fill,
+                ink,
+                "K",
+            ));
+        }
+        let mut grid = picture::Grid::square(8, 8, cells, pieces);
+        grid.ground = (0..64u8)
+            .map(|i| if is_dark(i) { '#' } else { '.' })
+            .collect();
+        if let Some(mv) = last {
+            grid.last = mv.path.iter().map(|&i| i as u32).collect();
+            // A jump spans two rows and the taken piece stood halfway, as in `apply`.
+            grid.last.extend(
+                mv.path
+                    .windows(2)
+                    .filter(|w| w[0].abs_diff(w[1]) > 9)
+                    .map(|w| (w[0] as u32 + w[1] as u32) / 2),
+            );
+        }
+        grid
     }
 }
 

@@ -14,11 +14,13 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::picture::Picture;
 use super::position::{Textual, builtin_move};
 use super::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Seating, Step, other};
 
-/// What the JSON protocol needs of a game beyond its rules.
-pub trait JsonRules: Textual {
+/// What the JSON protocol needs of a game beyond its rules. Moves are `Sync` because the game
+/// keeps the last one for the viewer, and a `Game` is shared between threads.
+pub trait JsonRules: Textual<Move: Sync> {
     /// The name in the acknowledgement.
     const NAME: &'static str;
     /// Names a request may use for this game.
@@ -30,6 +32,9 @@ pub trait JsonRules: Textual {
     /// A move as the bot sends it; `Err` says why it is malformed.
     fn parse_move(&self, value: &Value) -> Result<Self::Move, String>;
     fn move_json(&self, mv: &Self::Move) -> Value;
+    /// The position for the report's viewer; `last` is the move that led to it, if any. The
+    /// protocol adds who plays and whose move it is to the notes.
+    fn picture(&self, last: Option<&Self::Move>) -> Picture;
 }
 
 /// `GameInfo::create` for a JSON game.
@@ -89,6 +94,9 @@ enum Phase {
 
 pub struct JsonGame<P: JsonRules> {
     pos: P,
+    names: [String; 2],
+    /// The move that led to `pos`, for the viewer.
+    last: Option<P::Move>,
     phase: Phase,
     token: String,
     rng: ChaCha8Rng,
@@ -108,6 +116,8 @@ impl<P: JsonRules> JsonGame<P> {
     pub fn new(pos: P, seating: &Seating) -> Self {
         JsonGame {
             pos,
+            names: seating.names.clone(),
+            last: None,
             phase: Phase::Handshake([false; 2]),
             token: String::new(),
             rng: ChaCha8Rng::seed_from_u64(seating.seed),
@@ -245,6 +255,7 @@ impl<P: JsonRules> JsonGame<P> {
         }
         self.history.push(self.pos.move_json(&mv));
         self.pos.play(&mv);
+        self.last = Some(mv);
         match self.pos.outcome() {
             Some(outcome) => {
                 let result = outcome_result(&outcome);
@@ -323,5 +334,49 @@ impl<P: JsonRules> Game for JsonGame<P> {
         let _ = seat;
         let mv = builtin_move(&self.pos, name, P::SEARCH_DEPTH, rng);
         serde_json::json!({ "token": self.token, "move": self.pos.move_json(&mv) }).to_string()
+    }
+
+    fn picture(&self) -> Picture {
+        let name = |seat: Seat| format!("{} (player {})", self.names[seat], player(seat));
+        let status = match self.phase {
+            Phase::Handshake(_) => "waiting for the players' requests".to_string(),
+            Phase::Playing => format!("{} to move", name(self.pos.to_move())),
+            Phase::Over => match self.result {
+                1 | 2 => format!("{} wins", name(self.result as usize - 1)),
+                _ => "a draw".to_string(),
+            },
+        };
+        let mut picture = self.pos.picture(self.last.as_ref());
+        let mut notes = vec![status, format!("moves played: {}", self.pos.plies())];
+        notes.append(&mut picture.notes);
+        picture.notes = notes;
+        picture
+    }
+}
+
+/// Driving a JSON game through its protocol lines, for the games' tests.
+#[cfg(test)]
+pub mod testing {
+    use super::*;
+
+    /// A game between `alpha` and `beta` with both requests in, player 1 to move.
+    pub fn started<P: JsonRules>() -> JsonGame<P> {
+        let seating = Seating {
+            names: ["alpha".into(), "beta".into()],
+            seed: 1,
+            timeout: 1.0,
+        };
+        let mut game = JsonGame::new(P::start(), &seating);
+        let mut out = Outbox::default();
+        for seat in 0..2 {
+            let request = format!(r#"{{"game": "{}"}}"#, P::NAME);
+            assert_eq!(game.on_line(seat, &request, &mut out), Ok(Step::Done));
+        }
+        game
+    }
+
+    /// The line answering the current state with `mv` (JSON text).
+    pub fn move_line<P: JsonRules>(game: &JsonGame<P>, mv: &str) -> String {
+        format!(r#"{{"token": "{}", "move": {mv}}}"#, game.token)
     }
 }

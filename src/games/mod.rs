@@ -245,15 +245,7 @@ pub trait Game: Send + Sync {
     fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String;
 
     /// The game as it stands, for the report's viewer.
-    fn picture(&self) -> picture::Picture {
-        picture::Picture {
-            board: picture::Board::Table {
-                columns: vec!["no drawing yet".into()],
-                row: None,
-            },
-            notes: Vec::new(),
-        }
-    }
+    fn picture(&self) -> picture::Picture;
 }
 
 /// Who plays, with which seed and time limit: what a game may need besides its parameters.
@@ -430,6 +422,7 @@ mod suite {
                         let line = game.builtin_line(seat, bot, &mut rng);
                         let step = game.on_line(seat, &line, &mut out);
                         assert_eq!(step, Ok(Step::Done), "{}: {bot} sent {line:?}", info.name);
+                        assert_eq!(game.picture().check(), Ok(()), "{}", info.name);
                     }
                     steps += 1;
                     assert!(steps < 20_000, "{} does not end", info.name);

@@ -123,11 +123,18 @@ impl Grid {
         }
         for v in &self.views {
             if v.cells.chars().count() != n {
-                return Err(format!("view {:?} has {} cells, not {n}", v.label, v.cells.len()));
+                return Err(format!(
+                    "view {:?} has {} cells, not {n}",
+                    v.label,
+                    v.cells.len()
+                ));
             }
             for (i, c) in v.cells.chars().enumerate() {
                 if c != '.' && !self.pieces.iter().any(|p| p.key == c) {
-                    return Err(format!("view {:?}: cell {i} holds {c:?}, not in the legend", v.label));
+                    return Err(format!(
+                        "view {:?}: cell {i} holds {c:?}, not in the legend",
+                        v.label
+                    ));
                 }
             }
         }
@@ -152,9 +159,11 @@ impl Picture {
         match &self.board {
             Board::Grid(g) => g.check(),
             Board::Table { columns, row } => match row {
-                Some(r) if r.len() != columns.len() => {
-                    Err(format!("a row of {} cells under {} columns", r.len(), columns.len()))
-                }
+                Some(r) if r.len() != columns.len() => Err(format!(
+                    "a row of {} cells under {} columns",
+                    r.len(),
+                    columns.len()
+                )),
                 _ => Ok(()),
             },
         }

@@ -1,5 +1,6 @@
 //! batalo: Scott Harmon's Batalo as pbmserv plays it, over a line protocol in royalur's style.
 
+mod picture;
 mod protocol;
 pub mod rules;
 

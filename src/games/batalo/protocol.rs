@@ -3,7 +3,8 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use super::rules::{Board, parse_move};
+use super::rules::{Board, Move, SIDE_LETTER, parse_move, points};
+use crate::games::picture::{self, Picture};
 use crate::games::position::{Position, builtin_move};
 use crate::games::{Fault, Game, Outbox, Outcome, Params, Seat, Step, other};
 
@@ -16,6 +17,8 @@ pub struct Batalo {
     pace: f64,
     /// A player failed: the game waits for no one any more.
     failed: bool,
+    /// The move just played, for the viewer to highlight.
+    last: Option<Move>,
 }
 
 impl Batalo {
@@ -25,6 +28,7 @@ impl Batalo {
             names,
             pace: params.float("pace"),
             failed: false,
+            last: None,
         }
     }
 }
@@ -55,6 +59,7 @@ impl Game for Batalo {
             return Err(Fault::illegal(why));
         }
         self.pos.play(&mv);
+        self.last = Some(mv);
         let moved = mv.text();
         out.to(other(seat), moved.clone());
         out.spectators(moved);
@@ -84,6 +89,35 @@ impl Game for Batalo {
     fn builtin_line(&self, _seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
         let mv = builtin_move(&self.pos, name, SEARCH_DEPTH, rng);
         self.pos.move_text(&mv)
+    }
+
+    fn picture(&self) -> Picture {
+        let side = |seat: Seat| format!("{} ({})", SIDE_LETTER[seat], self.names[seat]);
+        let mut notes = vec![match self.pos.outcome() {
+            _ if self.failed => "game over: a player failed".to_string(),
+            None => format!("{} to move", side(self.pos.to_move())),
+            Some(o) if o.scores[0] == o.scores[1] => format!("drawn ({})", o.reason.as_str()),
+            Some(o) => format!(
+                "{} wins",
+                side(if o.scores[0] > o.scores[1] { 0 } else { 1 })
+            ),
+        }];
+        notes.push(format!(
+            "move {} of {}",
+            self.pos.plies(),
+            self.pos.max_plies()
+        ));
+        for seat in 0..2 {
+            let column = points().any(|p| self.pos.at(p) == Some((seat, true)));
+            let stones = self.pos.count(seat) - column as usize;
+            let column = if column { "column" } else { "no column" };
+            let plural = if stones == 1 { "" } else { "s" };
+            notes.push(format!("{}: {column}, {stones} stone{plural}", side(seat)));
+        }
+        Picture {
+            board: picture::Board::Grid(self.pos.picture(self.last.as_ref())),
+            notes,
+        }
     }
 }
 
@@ -138,6 +172,39 @@ mod tests {
         );
         assert_eq!(g.awaiting(), [false, true]);
         assert_eq!(g.plies(), 1);
+    }
+
+    #[test]
+    fn the_picture_follows_the_moves() {
+        let mut g = game("200");
+        let mut out = Outbox::default();
+        g.start(&mut out);
+        let grid = |g: &Batalo| match g.picture() {
+            Picture {
+                board: picture::Board::Grid(grid),
+                notes,
+            } => (grid, notes),
+            p => panic!("not a grid: {p:?}"),
+        };
+        let (start, notes) = grid(&g);
+        assert_eq!(g.picture().check(), Ok(()));
+        assert!(start.last.is_empty());
+        assert_eq!(notes[0], "O (A) to move");
+        assert_eq!(notes[2], "O (A): column, 6 stones");
+        g.on_line(0, "f3-e2", &mut out).unwrap();
+        g.on_line(1, "g10-g8", &mut out).unwrap();
+        let (after, notes) = grid(&g);
+        assert_eq!(g.picture().check(), Ok(()));
+        let changed: Vec<usize> = (0..169)
+            .filter(|&i| start.views[0].cells.as_bytes()[i] != after.views[0].cells.as_bytes()[i])
+            .collect();
+        // e2, f3 (O's step); g8 and g10 (X's column, hopping over its stone on g9).
+        assert_eq!(changed, [4 * 13 + 1, 5 * 13 + 2, 6 * 13 + 7, 6 * 13 + 9]);
+        assert_eq!(&after.views[0].cells[4 * 13..4 * 13 + 2], ".o");
+        assert_eq!(&after.views[0].cells[6 * 13 + 7..6 * 13 + 10], "Xx.");
+        assert_eq!(after.last, [6 * 13 + 9, 6 * 13 + 7]);
+        assert_eq!(notes[0], "O (A) to move");
+        assert_eq!(notes[1], "move 2 of 200");
     }
 
     #[test]

@@ -31,7 +31,7 @@ const STONE: u8 = 2;
 const COLUMN: u8 = 3;
 
 /// The six directions as index offsets: (0,-1), (0,+1), (-1,-1), (-1,0), (+1,0), (+1,+1).
-const DIRS: [isize; 6] = [
+pub(super) const DIRS: [isize; 6] = [
     -1,
     1,
     -(W as isize) - 1,
@@ -44,14 +44,14 @@ const DIRS: [isize; 6] = [
 pub const SIDE_LETTER: [char; 2] = ['O', 'X'];
 
 /// Row letters.
-const ROWS: &[u8; 13] = b"abcdefghijklm";
+pub(super) const ROWS: &[u8; 13] = b"abcdefghijklm";
 
 /// The first and last diagonal numbers of row `r` (0..13).
-fn row_span(r: usize) -> (usize, usize) {
+pub(super) fn row_span(r: usize) -> (usize, usize) {
     (1.max(r.saturating_sub(5)), 13.min(7 + r))
 }
 
-const fn idx(r: usize, c: usize) -> usize {
+pub(super) const fn idx(r: usize, c: usize) -> usize {
     (r + 1) * W + c
 }
 
@@ -61,11 +61,11 @@ pub type Point = usize;
 /// The home bases: g4 for O, g10 for X.
 pub const BASE: [Point; 2] = [idx(6, 4), idx(6, 10)];
 
-fn row_of(p: Point) -> usize {
+pub(super) fn row_of(p: Point) -> usize {
     p / W - 1
 }
 
-fn num_of(p: Point) -> usize {
+pub(super) fn num_of(p: Point) -> usize {
     p % W
 }
 
@@ -92,7 +92,7 @@ static POINTS: [Point; 127] = {
     all
 };
 
-fn points() -> impl Iterator<Item = Point> {
+pub(super) fn points() -> impl Iterator<Item = Point> {
     POINTS.iter().copied()
 }
 

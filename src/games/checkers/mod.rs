@@ -1,5 +1,6 @@
 //! checkers: English draughts over the adversarial game server's JSON protocol.
 
+mod picture;
 mod protocol;
 pub mod rules;
 

@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::rules::{Board, Move};
 use crate::games::json_protocol::JsonRules;
+use crate::games::picture::Picture;
 use crate::games::position::Textual;
 
 impl Textual for Board {
@@ -47,5 +48,9 @@ impl JsonRules for Board {
 
     fn move_json(&self, mv: &Move) -> Value {
         Value::from(mv.path.clone())
+    }
+
+    fn picture(&self, last: Option<&Move>) -> Picture {
+        Board::picture(self, last)
     }
 }

@@ -1,5 +1,6 @@
 //! connect4: connect four over the adversarial game server's JSON protocol.
 
+mod picture;
 mod protocol;
 pub mod rules;
 

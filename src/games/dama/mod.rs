@@ -1,5 +1,6 @@
 //! dama: Italian draughts over Code Colosseum's text protocol.
 
+mod picture;
 mod protocol;
 pub mod rules;
 

@@ -3,7 +3,9 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use super::rules::{Board, parse_move};
+use super::picture::COLOURS;
+use super::rules::{Board, Move, parse_move};
+use crate::games::picture::{Board as Drawing, Picture};
 use crate::games::position::{Position, builtin_move};
 use crate::games::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Step, other};
 
@@ -32,6 +34,8 @@ pub struct Dama {
     over: bool,
     /// The last refused attempt, to say what it was when the tries run out.
     last_refusal: Option<Fault>,
+    /// The move that led to the current position, for the viewer.
+    last: Option<Move>,
 }
 
 impl Dama {
@@ -45,6 +49,7 @@ impl Dama {
             tries_left: retries,
             over: false,
             last_refusal: None,
+            last: None,
         }
     }
 
@@ -106,6 +111,7 @@ impl Game for Dama {
             Ok(mv) => {
                 if self.pos.is_legal(&mv) {
                     self.pos.play(&mv);
+                    self.last = Some(mv);
                     out.everyone("");
                     self.board(out);
                     out.everyone("");
@@ -181,5 +187,28 @@ impl Game for Dama {
     fn builtin_line(&self, _seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
         let mv = builtin_move(&self.pos, name, 5, rng);
         self.pos.move_text(&mv)
+    }
+
+    fn picture(&self) -> Picture {
+        let colour = |seat: Seat| COLOURS[seat].0;
+        let player = |seat: Seat| format!("{} ({})", self.names[seat], colour(seat));
+        let mover = self.pos.to_move();
+        let status = match self.pos.outcome() {
+            Some(o) if o.scores[0] > o.scores[1] => format!("{} wins", player(0)),
+            Some(o) if o.scores[1] > o.scores[0] => format!("{} wins", player(1)),
+            Some(o) => format!("a draw ({})", o.reason.as_str()),
+            // Only the player to move can fail, so it is the one who left.
+            None if self.over => format!("{} retired", player(mover)),
+            None => format!("{} to move", player(mover)),
+        };
+        let count = self.pos.grid().count();
+        let mut notes = vec![status, format!("moves played: {}", self.pos.plies())];
+        for (seat, [men, kings]) in count.into_iter().enumerate() {
+            notes.push(format!("{}: {men} men, {kings} kings", colour(seat)));
+        }
+        Picture {
+            board: Drawing::Grid(self.pos.picture(self.last.as_ref())),
+            notes,
+        }
     }
 }

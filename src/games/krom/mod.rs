@@ -2,6 +2,7 @@
 //! over the seed's JSON messages.
 
 mod bots;
+mod picture;
 mod protocol;
 pub mod rules;
 

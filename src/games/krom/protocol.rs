@@ -8,7 +8,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::bots;
-use super::rules::{Action, Board, Dir, Kind, Played, Pos, Seen, State};
+use super::rules::{Action, Board, Dir, Kind, Played, Pos, Seen, State, side_name};
+use crate::games::picture::{self, Picture};
 use crate::games::{Fault, FaultKind, Game, Outbox, Outcome, Params, Reason, Seat, Step, other};
 
 /// The game's id in `start`, `state` and `over`: one game per match.
@@ -271,6 +272,8 @@ pub struct Krom {
     /// POSIX seconds of the `start` message.
     start: Option<u64>,
     log: Vec<Event>,
+    /// The actions of the turn just played, for the viewer to highlight.
+    last: Vec<Played>,
 }
 
 impl Krom {
@@ -285,6 +288,7 @@ impl Krom {
             created: 0,
             start: None,
             log: Vec::new(),
+            last: Vec::new(),
         }
     }
 
@@ -463,6 +467,7 @@ impl Krom {
         }
         let played = self.state.play_turn(&actions).map_err(Fault::illegal)?;
         self.record(seat, &played, out);
+        self.last = played;
         Ok(Step::Done)
     }
 
@@ -596,6 +601,26 @@ impl Game for Krom {
                 let moves: Vec<Value> = actions.iter().map(action_json).collect();
                 json!({"msg": "move", "moves": moves}).to_string()
             }
+        }
+    }
+
+    fn picture(&self) -> Picture {
+        let side = |seat: Seat| format!("{} ({})", side_name(seat), self.names[seat]);
+        let st = &self.state;
+        let first = match (self.phase, st.winner) {
+            (Phase::Handshake(_), _) => "the players are joining".to_string(),
+            (_, Some(w)) => format!("{} wins", side(w)),
+            (_, None) if st.drawn => "drawn: the turn limit".to_string(),
+            (Phase::Over, None) => "game over: a player failed".to_string(),
+            (Phase::Playing, None) => format!("{} to move", side(st.to_move)),
+        };
+        let mut notes = vec![first, format!("turn {} of {}", st.turns, st.max_turns)];
+        for seat in 0..2 {
+            notes.push(format!("{}: {} moves in hand", side(seat), st.moves[seat]));
+        }
+        Picture {
+            board: picture::Board::Grid(st.board.picture(&self.last)),
+            notes,
         }
     }
 }
@@ -875,6 +900,66 @@ mod tests {
     }
 
     /// Positions a `moved` entry names as holding (or having held) a piece; camo aside.
+    #[test]
+    fn the_picture_shows_each_side_what_its_state_showed() {
+        let mut g = game(200);
+        let mut out = Outbox::default();
+        let grid = |g: &Krom| match g.picture() {
+            Picture {
+                board: picture::Board::Grid(grid),
+                notes,
+            } => (grid, notes),
+            p => panic!("not a grid: {p:?}"),
+        };
+        assert_eq!(grid(&g).1[0], "the players are joining");
+        joined(&mut g, &mut out);
+        let (start, notes) = grid(&g);
+        assert_eq!(g.picture().check(), Ok(()));
+        assert_eq!(
+            notes,
+            [
+                "red (Lisa) to move",
+                "turn 0 of 200",
+                "red (Lisa): 3 moves in hand",
+                "blue (Bart): 3 moves in hand"
+            ]
+        );
+        let turn = r#"{"msg":"move","moves":[["camo",7,3],["make",7,3,"gun"]]}"#;
+        g.on_line(0, turn, &mut out).unwrap();
+        let turn = r#"{"msg":"move","moves":[["make",9,13,"gun"],["fire",9,13,0]]}"#;
+        g.on_line(1, turn, &mut out).unwrap();
+        let (after, notes) = grid(&g);
+        assert_eq!(g.picture().check(), Ok(()));
+        let at = |view: usize, x: usize, y: usize| after.views[view].cells.as_bytes()[y * 16 + x];
+        // Red's gun under camo: the referee and red see it, blue does not.
+        assert_eq!([at(0, 7, 3), at(1, 7, 3), at(2, 7, 3)], *b"GG.");
+        // Blue's new gun shot north up column 9: nothing there but the edge.
+        assert_eq!([at(0, 9, 13), at(1, 9, 13), at(2, 9, 13)], *b"ggg");
+        assert_eq!(after.ground.as_bytes()[3 * 16 + 7], b'*');
+        assert_eq!(after.ground.matches('*').count(), 1);
+        // Only those two spaces changed, for the referee.
+        let changed: Vec<usize> = (0..256)
+            .filter(|&i| start.views[0].cells.as_bytes()[i] != after.views[0].cells.as_bytes()[i])
+            .collect();
+        assert_eq!(changed, [3 * 16 + 7, 13 * 16 + 9]);
+        assert_eq!(after.last, [13 * 16 + 9]);
+        // Every view is read from the state line its seat was sent.
+        for (view, viewer) in [(0, None), (1, Some(0)), (2, Some(1))] {
+            let sent = parse(&g.state_line(viewer));
+            for y in 0..16 {
+                for x in 0..16 {
+                    let cell = sent["board"][y][x].as_str().unwrap();
+                    let shown = at(view, x, y) != b'.';
+                    assert_eq!(cell.len() > 1, shown, "view {view} at [{x}, {y}]: {cell}");
+                }
+            }
+        }
+        assert_eq!(notes[0], "red (Lisa) to move");
+        assert_eq!(notes[1], "turn 2 of 200");
+        assert_eq!(notes[2], "red (Lisa): 4 moves in hand");
+        assert_eq!(notes[3], "blue (Bart): 4 moves in hand");
+    }
+
     fn named_spaces(entry: &Value) -> Vec<Pos> {
         let a = entry.as_array().unwrap();
         let n = |i: usize| a[i].as_u64().map(|v| v as u8);

@@ -1,5 +1,6 @@
 //! loa: Lines of Action over CodinGame's turn protocol.
 
+mod picture;
 mod protocol;
 pub mod rules;
 

@@ -6,7 +6,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::SEARCH_DEPTH;
-use super::rules::{Board, COLOURS, Move, parse_square};
+use super::rules::{Board, COLOURS, Move, groups, parse_square};
+use crate::games::picture::{self, Picture};
 use crate::games::position::{Position, builtin_move, random_move};
 use crate::games::{Fault, Game, Outbox, Outcome, Params, Seat, Seating, Step, derive_seed, other};
 
@@ -17,9 +18,9 @@ pub struct Loa {
     pos: Board,
     names: [String; 2],
     rng: ChaCha8Rng,
-    /// The last move played (`pass` included), as the next player is told it; `None` before the
+    /// The last move played (`pass` included), which the next player is told; `None` before the
     /// first move (`null`).
-    last: Option<String>,
+    last: Option<Move>,
     /// Whether each seat has been told its colour (on its first turn).
     told: [bool; 2],
     /// Ended by a seat's failure.
@@ -85,7 +86,8 @@ impl Loa {
         for row in self.pos.board_lines() {
             out.to(seat, row);
         }
-        out.to(seat, self.last.as_deref().unwrap_or("null"));
+        let last = self.last.map_or("null".into(), |m| self.pos.move_text(&m));
+        out.to(seat, last);
         let mut moves: Vec<String> = self
             .pos
             .legal_moves()
@@ -161,7 +163,7 @@ impl Game for Loa {
         } else {
             out.spectators(format!("{played} {comment}"));
         }
-        self.last = Some(played);
+        self.last = Some(mv);
         match self.pos.outcome() {
             Some(o) => out.spectators(Self::result_line(winner(&o), o.reason.as_str())),
             None => self.prompt(out),
@@ -188,6 +190,43 @@ impl Game for Loa {
     fn builtin_line(&self, _seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
         let mv = builtin_move(&self.pos, name, SEARCH_DEPTH, rng);
         self.pos.move_text(&mv)
+    }
+
+    fn picture(&self) -> Picture {
+        let side = |seat: Seat| {
+            let colour = if seat == 0 { "black" } else { "white" };
+            format!("{colour} ({})", self.names[seat])
+        };
+        let mut notes = vec![match self.pos.outcome() {
+            _ if self.failed => "game over: a player failed".to_string(),
+            None => format!("{} to move", side(self.pos.to_move())),
+            Some(o) => match winner(&o) {
+                Some(w) => format!("{} wins", side(w)),
+                None => format!("drawn ({})", o.reason.as_str()),
+            },
+        }];
+        if self.last == Some(Move::Pass) {
+            notes.push(format!("{} passed", side(other(self.pos.to_move()))));
+        }
+        notes.push(format!(
+            "ply {} of {}",
+            self.pos.plies(),
+            self.pos.max_plies()
+        ));
+        // Connection is the goal: the groups say how far each side is from it.
+        for (seat, set) in self.pos.sides().into_iter().enumerate() {
+            let n = groups(set);
+            let plural = if n == 1 { "" } else { "s" };
+            notes.push(format!(
+                "{}: {} checkers in {n} group{plural}",
+                side(seat),
+                set.count_ones(),
+            ));
+        }
+        Picture {
+            board: picture::Board::Grid(self.pos.picture(self.last.as_ref())),
+            notes,
+        }
     }
 }
 
@@ -345,6 +384,44 @@ mod tests {
         assert_eq!(spect, ["a2c2 bye", "result draw limit"]);
         assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Limit)));
         assert_eq!(g.awaiting(), [false, false]);
+    }
+
+    #[test]
+    fn the_picture_follows_the_moves() {
+        let mut g = game("150");
+        let mut out = Outbox::default();
+        g.start(&mut out);
+        let grid = |g: &Loa| match g.picture() {
+            Picture {
+                board: picture::Board::Grid(grid),
+                notes,
+            } => (grid, notes),
+            p => panic!("not a grid: {p:?}"),
+        };
+        let (start, notes) = grid(&g);
+        assert_eq!(g.picture().check(), Ok(()));
+        assert_eq!(
+            notes,
+            [
+                "black (alpha) to move",
+                "ply 0 of 150",
+                "black (alpha): 12 checkers in 2 groups",
+                "white (beta): 12 checkers in 2 groups"
+            ]
+        );
+        g.on_line(0, "b1b3", &mut out).unwrap();
+        g.on_line(1, "h7f7 hello", &mut out).unwrap();
+        let (after, notes) = grid(&g);
+        assert_eq!(g.picture().check(), Ok(()));
+        let changed: Vec<usize> = (0..64)
+            .filter(|&i| start.views[0].cells.as_bytes()[i] != after.views[0].cells.as_bytes()[i])
+            .collect();
+        // h7 (row 1, column 7) to f7 (column 5); b1 (row 7, column 1) to b3 (row 5).
+        assert_eq!(changed, [13, 15, 41, 57]);
+        assert_eq!(&after.views[0].cells[8..16], "w....w..");
+        assert_eq!(after.last, [15, 13]);
+        assert_eq!(notes[0], "black (alpha) to move");
+        assert_eq!(notes[3], "white (beta): 12 checkers in 3 groups");
     }
 
     #[test]

@@ -186,6 +186,11 @@ impl Board {
         self
     }
 
+    /// Plies after which the game is drawn (0: no limit).
+    pub fn max_plies(&self) -> u32 {
+        self.max_plies
+    }
+
     /// A position as `arena perft loa --position` takes it: the eight rows from rank 8 down to
     /// rank 1, each eight characters `.`, `b` or `w` from file a to h, joined by `/`, then a space
     /// and the side to move, `b` or `w`. The start is

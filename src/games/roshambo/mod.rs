@@ -1,6 +1,7 @@
 //! roshambo: Code Colosseum's Rock Paper Scissors.
 
 mod bots;
+mod picture;
 mod protocol;
 pub mod rules;
 

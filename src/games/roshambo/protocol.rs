@@ -3,7 +3,9 @@
 use rand_chacha::ChaCha8Rng;
 
 use super::bots;
+use super::picture;
 use super::rules::{Gesture, points};
+use crate::games::picture::Picture;
 use crate::games::{Fault, Game, Outbox, Outcome, Params, Reason, Seat, Step, other};
 
 /// What a seat did in the current round.
@@ -130,5 +132,35 @@ impl Game for Roshambo {
         bots::choose(name, &self.history[other(seat)], rng)
             .as_str()
             .to_string()
+    }
+
+    fn picture(&self) -> Picture {
+        // A round just ended when both seats have played and not yet thrown again: the choices
+        // were reset for the next round, or kept after the last one.
+        let finished = self.round > 0
+            && matches!(
+                self.choices,
+                [Choice::Pending, Choice::Pending] | [Choice::Played(_), Choice::Played(_)]
+            );
+        let row = finished.then(|| {
+            let throws = [0, 1].map(|s| *self.history[s].last().expect("a round was played"));
+            picture::row(&self.names, self.round, throws)
+        });
+        let failed = (0..2).find(|&s| self.choices[s] == Choice::Failed);
+        let status = match (failed, self.outcome()) {
+            (Some(seat), _) => format!("{} retired", self.names[seat]),
+            (None, Some(o)) if o.scores[0] > o.scores[1] => format!("{} wins", self.names[0]),
+            (None, Some(o)) if o.scores[1] > o.scores[0] => format!("{} wins", self.names[1]),
+            (None, Some(_)) => "a draw".to_string(),
+            (None, None) => format!("round {} of {}", self.round + 1, self.rounds),
+        };
+        let [a, b] = self.score;
+        Picture {
+            board: picture::table(&self.names, row),
+            notes: vec![
+                status,
+                format!("score: {} {a}, {} {b}", self.names[0], self.names[1]),
+            ],
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! royalur: the Royal Game of Ur, as Code Colosseum plays it.
 
+mod picture;
 mod protocol;
 pub mod rules;
 

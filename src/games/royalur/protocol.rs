@@ -3,7 +3,9 @@
 use rand::{Rng, SeedableRng, seq::IndexedRandom};
 use rand_chacha::ChaCha8Rng;
 
-use super::rules::{Board, Roll, TOKENS};
+use super::picture::{LOOKS, LastMove};
+use super::rules::{Board, END, Roll, START, TOKENS};
+use crate::games::picture::{Board as Drawing, Picture};
 use crate::games::{Fault, Game, Outbox, Outcome, Params, Reason, Seat, Step, other};
 
 pub struct RoyalUr {
@@ -20,6 +22,9 @@ pub struct RoyalUr {
     moves: u32,
     outcome: Option<Outcome>,
     names: [String; 2],
+    /// The last move and the seat that failed, if one did, for the viewer.
+    last: Option<LastMove>,
+    retired: Option<Seat>,
 }
 
 /// Parse the `rolls` parameter: rolls such as `0011` separated by commas or spaces.
@@ -49,6 +54,8 @@ impl RoyalUr {
             moves: 0,
             outcome: None,
             names,
+            last: None,
+            retired: None,
         })
     }
 
@@ -108,6 +115,7 @@ impl Game for RoyalUr {
             }
         };
         let n = self.roll.distance();
+        let from = self.board.pos[seat][token];
         let effect = self.board.play(seat, token, n).map_err(|why| {
             Fault::illegal(format!(
                 "token {token} cannot move {n} (from cell {}): {}",
@@ -117,6 +125,11 @@ impl Game for RoyalUr {
         })?;
         self.moves += 1;
         self.waiting = false;
+        self.last = Some(LastMove {
+            seat,
+            from,
+            to: effect.to,
+        });
         out.to(other(seat), text);
         out.spectators(text);
         if let Some(winner) = self.board.winner() {
@@ -137,6 +150,7 @@ impl Game for RoyalUr {
 
     fn on_fault(&mut self, seat: Seat, _fault: &Fault, out: &mut Outbox) {
         self.waiting = false;
+        self.retired = Some(seat);
         out.to(other(seat), "RETIRE");
         out.spectators("RETIRE");
     }
@@ -165,6 +179,43 @@ impl Game for RoyalUr {
             _ => legal.choose(rng).copied(),
         };
         token.map(|t| t.to_string()).unwrap_or_default()
+    }
+
+    fn picture(&self) -> Picture {
+        let player = |seat: Seat| format!("{} ({})", self.names[seat], LOOKS[seat].1);
+        let status = match &self.outcome {
+            Some(o) if o.scores[0] > o.scores[1] => format!("{} wins", player(0)),
+            Some(o) if o.scores[1] > o.scores[0] => format!("{} wins", player(1)),
+            Some(o) => format!("a draw ({})", o.reason.as_str()),
+            None => match self.retired {
+                Some(seat) => format!("{} retired", player(seat)),
+                None if !self.waiting => "the game starts".to_string(),
+                None => format!(
+                    "{} to move, rolled {} ({})",
+                    player(self.to_move),
+                    self.roll.distance(),
+                    self.roll.line()
+                ),
+            },
+        };
+        let mut notes = vec![status];
+        for seat in 0..2 {
+            let count = |cell: u8| self.board.pos[seat].iter().filter(|&&p| p == cell).count();
+            notes.push(format!(
+                "{}: {} to enter, {} borne off",
+                player(seat),
+                count(START),
+                count(END)
+            ));
+        }
+        let mut grid = self.board.picture(self.last);
+        for (piece, name) in grid.pieces.iter_mut().zip(&self.names) {
+            piece.name = format!("{name}'s token");
+        }
+        Picture {
+            board: Drawing::Grid(grid),
+            notes,
+        }
     }
 }
 

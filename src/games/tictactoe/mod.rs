@@ -1,5 +1,6 @@
 //! tictactoe: tic-tac-toe over the adversarial game server's JSON protocol.
 
+mod picture;
 mod protocol;
 pub mod rules;
 

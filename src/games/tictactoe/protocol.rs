@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::rules::Board;
 use crate::games::json_protocol::{JsonRules, small_index};
+use crate::games::picture::Picture;
 use crate::games::position::Textual;
 
 impl Textual for Board {
@@ -36,5 +37,9 @@ impl JsonRules for Board {
 
     fn move_json(&self, mv: &u8) -> Value {
         Value::from(*mv)
+    }
+
+    fn picture(&self, last: Option<&u8>) -> Picture {
+        Board::picture(self, last.copied())
     }
 }
