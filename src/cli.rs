@@ -57,6 +57,14 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Write a results folder's report.html again, from its games.csv and game logs.
+    Report {
+        /// A results folder written by `arena run` (or `arena duel --out`, which has no games.csv).
+        dir: PathBuf,
+        /// The page's title (default: the folder's name).
+        #[arg(long)]
+        title: Option<String>,
+    },
     /// Count the positions DEPTH moves from a position (for game authors and rules tests).
     Perft {
         game: String,

@@ -223,6 +223,7 @@ pub async fn run(args: DuelArgs) -> Result<()> {
         logs.display()
     );
 
+    let mut rows = Vec::new();
     let mut tally = [0u32; 3]; // wins, draws, losses of the first bot
     let mut points = [0.0f64; 2];
     for i in 0..args.games as usize {
@@ -266,6 +267,11 @@ pub async fn run(args: DuelArgs) -> Result<()> {
             2
         }] += 1;
         say(&finished_line(i + 1, &record));
+        rows.push(crate::report::GameRow::new(
+            i as u64 + 1,
+            i as u32 + 1,
+            &record,
+        ));
         if args.json {
             let mut stdout = std::io::stdout().lock();
             let _ = serde_json::to_writer(&mut stdout, &record);
@@ -273,6 +279,18 @@ pub async fn run(args: DuelArgs) -> Result<()> {
             let _ = stdout.flush();
         }
     }
+    let page = crate::report::html::write(
+        &out,
+        &crate::report::html::ReportInput {
+            title: format!("{} vs {}", names[0], names[1]),
+            game,
+            params: params.pairs(),
+            format: "duel",
+            names: &names,
+            rows: &rows,
+        },
+    )?;
+    eprintln!("arena: report in {}", page.display());
     let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     say(&format!(
         "{} vs {}: {}, {}, {} for {} (score {}-{})",

@@ -27,6 +27,7 @@ fn main() {
             block_on_threads(arena::tournament::run(spec, opts))
         }),
         Command::Ratings { games, out } => arena::report::ratings_command(&games, out.as_deref()),
+        Command::Report { dir, title } => arena::report::html::report_command(&dir, title),
         Command::Perft {
             game,
             depth,

@@ -10,56 +10,115 @@ use crate::duel::find_game;
 use crate::error::{Error, Result};
 use crate::games::{Fault, Msg, Outbox, Params, Seating};
 use crate::referee::Judge;
-use crate::referee::log::{Entry, clock};
+use crate::referee::log::{Entry, Header, clock};
+
+/// A game log read back: its header and entries, and the game it records set up as it started.
+pub struct Recorded<'a> {
+    pub header: Header,
+    pub names: [String; 2],
+    /// Every entry after the header, with its line number.
+    pub entries: Vec<(usize, Entry<'a>)>,
+    pub judge: Judge,
+    /// What the game sent as it started.
+    pub out: Outbox,
+}
+
+impl<'a> Recorded<'a> {
+    /// Read a log's text; errors name the file and line.
+    pub fn read(path: &Path, text: &'a str) -> Result<Recorded<'a>> {
+        let bad = |n: usize, what: &str| Error::Usage(format!("{}:{n}: {what}", path.display()));
+        let mut lines = text.lines().enumerate();
+        let header = match lines.next().map(|(_, l)| serde_json::from_str::<Entry>(l)) {
+            Some(Ok(Entry::Header { header })) => header,
+            Some(Err(e)) => return Err(bad(1, &e.to_string())),
+            _ => {
+                return Err(bad(
+                    1,
+                    "not an arena game log: the first line is not a header",
+                ));
+            }
+        };
+        let mut entries = Vec::new();
+        for (n, line) in lines {
+            let e: Entry = serde_json::from_str(line).map_err(|e| bad(n + 1, &e.to_string()))?;
+            entries.push((n + 1, e));
+        }
+        let game = find_game(&header.game)?;
+        let pairs = header.params.pairs();
+        let params = Params::resolve(
+            game.params,
+            pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        )
+        .map_err(|e| bad(1, &e))?;
+        if header.players.len() != 2 {
+            return Err(bad(1, "a game log names exactly two players"));
+        }
+        let names = [
+            header.players[0].name.clone(),
+            header.players[1].name.clone(),
+        ];
+        let seating = Seating {
+            names: names.clone(),
+            seed: header.seed,
+            timeout: header.timeout,
+        };
+        let mut judge = Judge::new(game.new_game(&params, &seating).map_err(|e| bad(1, &e))?);
+        let mut out = Outbox {
+            now_ms: header.start_ms,
+            ..Outbox::default()
+        };
+        judge.start(&mut out);
+        Ok(Recorded {
+            header,
+            names,
+            entries,
+            judge,
+            out,
+        })
+    }
+}
+
+/// Give one logged entry to the judge as the referee did: a bot's line or a failure, at the
+/// logged time. Returns whether the entry was one of those.
+pub fn apply(judge: &mut Judge, start_ms: u64, entry: &Entry, out: &mut Outbox) -> bool {
+    match entry {
+        Entry::Received { t, from, line } if *from < 2 => {
+            out.now_ms = clock(start_ms, *t);
+            let _ = judge.line(*from, line, out);
+            true
+        }
+        // A refused line was already judged a fault when it was replayed.
+        Entry::Fault {
+            t,
+            fault,
+            kind,
+            detail,
+        } if *fault < 2 && !judge.has_failed(*fault) => {
+            out.now_ms = clock(start_ms, *t);
+            judge.fault(*fault, Fault::new(*kind, detail.to_string()), out);
+            true
+        }
+        _ => false,
+    }
+}
 
 pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
     let text =
         std::fs::read_to_string(path).map_err(Error::io(format!("reading {}", path.display())))?;
-    let bad = |n: usize, what: &str| Error::Usage(format!("{}:{n}: {what}", path.display()));
-    let mut entries = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let e: Entry = serde_json::from_str(line).map_err(|e| bad(n + 1, &e.to_string()))?;
-        entries.push((n + 1, e));
-    }
-    let Some((_, Entry::Header { header })) = entries.first() else {
-        return Err(bad(
-            1,
-            "not an arena game log: the first line is not a header",
-        ));
-    };
-    let game = find_game(&header.game)?;
-    let pairs = header.params.pairs();
-    let params = Params::resolve(
-        game.params,
-        pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-    )
-    .map_err(|e| bad(1, &e))?;
-    if header.players.len() != 2 {
-        return Err(bad(1, "a game log names exactly two players"));
-    }
-    let names = [
-        header.players[0].name.clone(),
-        header.players[1].name.clone(),
-    ];
-    let seating = Seating {
-        names: names.clone(),
-        seed: header.seed,
-        timeout: header.timeout,
-    };
-    let mut judge = Judge::new(game.new_game(&params, &seating).map_err(|e| bad(1, &e))?);
-
-    let mut out = Outbox {
-        now_ms: header.start_ms,
-        ..Outbox::default()
-    };
-    judge.start(&mut out);
+    let Recorded {
+        header,
+        names,
+        entries,
+        mut judge,
+        mut out,
+    } = Recorded::read(path, &text)?;
     // What the judge produces now, to be matched against what the log says was sent.
     let start_ms = header.start_ms;
     let mut produced: std::collections::VecDeque<Msg> = out.take().into();
     let mut stream = Vec::new();
     let mut logged_result = None;
     let mut mismatch: Option<String> = None;
-    for (n, entry) in entries.into_iter().skip(1) {
+    for (n, entry) in entries {
         let expect = match &entry {
             Entry::Sent { to, line, .. } => Some(Msg::To(*to, line.to_string())),
             Entry::Spectators { spectators, .. } => Some(Msg::Spectators(spectators.to_string())),
@@ -80,23 +139,10 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
             }
             continue;
         }
-        match entry {
-            Entry::Received { t, from, line } if from < 2 => {
-                out.now_ms = clock(start_ms, t);
-                let _ = judge.line(from, &line, &mut out);
-            }
-            // A refused line was already judged a fault when it was replayed.
-            Entry::Fault {
-                t,
-                fault,
-                kind,
-                detail,
-            } if fault < 2 && !judge.has_failed(fault) => {
-                out.now_ms = clock(start_ms, t);
-                judge.fault(fault, Fault::new(kind, detail.to_string()), &mut out);
-            }
-            Entry::Result { result } => logged_result = Some(result),
-            _ => {}
+        if let Entry::Result { result } = entry {
+            logged_result = Some(result);
+        } else {
+            apply(&mut judge, start_ms, &entry, &mut out);
         }
         produced.extend(out.take());
     }

@@ -56,6 +56,10 @@ impl Judge {
         self.faults[seat].is_some()
     }
 
+    pub fn fault_of(&self, seat: Seat) -> Option<&Fault> {
+        self.faults[seat].as_ref()
+    }
+
     /// Give a line to the game; a refused line becomes the seat's fault.
     pub fn line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
         let r = self.game.on_line(seat, line, out);

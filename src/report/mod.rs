@@ -12,6 +12,9 @@ use crate::error::{Error, Result};
 use crate::ratings::{self, GameScore};
 use crate::referee::{GameRecord, stderr_path};
 
+pub mod frames;
+pub mod html;
+
 /// One finished game: a row of `games.csv`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {
@@ -93,7 +96,11 @@ pub fn csv_line(row: &GameRow) -> Vec<u8> {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let context = || format!("writing {}", path.display());
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(Error::io(context()))?;
+    // Results are for reading by others (a web server, a teacher): the usual mode, less umask.
+    let mut tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+        .tempfile_in(dir)
+        .map_err(Error::io(context()))?;
     tmp.write_all(bytes).map_err(Error::io(context()))?;
     tmp.as_file().sync_data().map_err(Error::io(context()))?;
     tmp.persist(path)
@@ -138,13 +145,32 @@ pub fn bot_names(order: &[String], rows: &[GameRow]) -> Vec<String> {
     names
 }
 
-/// Standings over all rows: ranked by Elo, then score.
-pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
-    let index: BTreeMap<&str, usize> = names
+/// Each name's position in `names`.
+pub fn name_index(names: &[String]) -> BTreeMap<&str, usize> {
+    names
         .iter()
         .enumerate()
         .map(|(i, n)| (n.as_str(), i))
-        .collect();
+        .collect()
+}
+
+/// The games that count for the ratings, between indices of `index`.
+pub fn game_scores(index: &BTreeMap<&str, usize>, rows: &[GameRow]) -> Vec<GameScore> {
+    rows.iter()
+        // A game both players lost tells nothing about who is stronger.
+        .filter(|row| row.score0 + row.score1 == 1.0)
+        .map(|row| GameScore {
+            a: index[row.seat0.as_str()],
+            b: index[row.seat1.as_str()],
+            score_a: row.score0,
+            round: row.round,
+        })
+        .collect()
+}
+
+/// Standings over all rows: ranked by Elo, then score.
+pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
+    let index = name_index(names);
     let mut table: Vec<Standing> = names
         .iter()
         .map(|n| Standing {
@@ -165,7 +191,6 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
             marked: String::new(),
         })
         .collect();
-    let mut scores = Vec::new();
     for row in rows {
         let seats = [index[row.seat0.as_str()], index[row.seat1.as_str()]];
         let points = [row.score0, row.score1];
@@ -187,16 +212,8 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
                 }
             }
         }
-        // A game both players lost tells nothing about who is stronger.
-        if row.score0 + row.score1 == 1.0 {
-            scores.push(GameScore {
-                a: seats[0],
-                b: seats[1],
-                score_a: row.score0,
-                round: row.round,
-            });
-        }
     }
+    let scores = game_scores(&index, rows);
     let elo = ratings::bradley_terry(names.len(), &scores);
     let glicko = ratings::glicko2(names.len(), &scores);
     for (i, t) in table.iter_mut().enumerate() {
@@ -269,31 +286,36 @@ pub fn standings_text(table: &[Standing]) -> String {
     s
 }
 
-/// `crosstable.csv`: each bot's score against each other bot, as `points/games`.
-pub fn crosstable_csv(names: &[String], rows: &[GameRow]) -> Vec<u8> {
-    let mut cells: BTreeMap<(&str, &str), (f64, u32)> = BTreeMap::new();
+/// Each bot's (points, games) against each other bot, indexed like the names; `None` for a pair
+/// that has not played.
+pub type Crosstable = Vec<Vec<Option<(f64, u32)>>>;
+
+pub fn crosstable(names: &[String], rows: &[GameRow]) -> Crosstable {
+    let index = name_index(names);
+    let mut cells = vec![vec![None; names.len()]; names.len()];
     for row in rows {
-        for (me, them, pts) in [
-            (&row.seat0, &row.seat1, row.score0),
-            (&row.seat1, &row.seat0, row.score1),
-        ] {
-            let c = cells.entry((me.as_str(), them.as_str())).or_default();
+        let (a, b) = (index[row.seat0.as_str()], index[row.seat1.as_str()]);
+        for (me, them, pts) in [(a, b, row.score0), (b, a, row.score1)] {
+            let c: &mut (f64, u32) = cells[me][them].get_or_insert_default();
             c.0 += pts;
             c.1 += 1;
         }
     }
+    cells
+}
+
+/// `crosstable.csv`: each bot's score against each other bot, as `points/games`.
+pub fn crosstable_csv(names: &[String], rows: &[GameRow]) -> Vec<u8> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["bot".to_string()];
     header.extend(names.iter().cloned());
     w.write_record(&header).expect("in memory");
-    for me in names {
+    for (me, cells) in names.iter().zip(crosstable(names, rows)) {
         let mut line = vec![me.clone()];
-        for them in names {
-            line.push(match cells.get(&(me.as_str(), them.as_str())) {
-                Some((p, g)) => format!("{p}/{g}"),
-                None => String::new(),
-            });
-        }
+        line.extend(cells.into_iter().map(|c| match c {
+            Some((p, g)) => format!("{p}/{g}"),
+            None => String::new(),
+        }));
         w.write_record(&line).expect("in memory");
     }
     w.into_inner().expect("a Vec takes all")

@@ -21,6 +21,16 @@ pub enum Format {
     Swiss,
 }
 
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+            Format::Swiss => "swiss",
+        }
+    }
+}
+
 /// One bot of a tournament.
 #[derive(Debug, Clone)]
 pub struct Entrant {

@@ -181,6 +181,21 @@ impl Results {
         Ok(())
     }
 
+    /// `report.html`: written when a run ends (it replays every game, so not after each one).
+    fn write_report(&self) -> Result<PathBuf> {
+        report::html::write(
+            &self.dir,
+            &report::html::ReportInput {
+                title: self.spec.name.clone(),
+                game: self.spec.game,
+                params: self.spec.params.pairs(),
+                format: self.spec.format.as_str(),
+                names: &self.names,
+                rows: &self.rows,
+            },
+        )
+    }
+
     fn leader(&self) -> Option<(String, f64)> {
         let mut points: BTreeMap<&str, f64> = BTreeMap::new();
         for r in &self.rows {
@@ -336,11 +351,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         "arena: {} ({} {}, {} bots), {} at a time, results in {}",
         spec.name,
         spec.game.name,
-        match spec.format {
-            Format::RoundRobin => "round-robin",
-            Format::Gauntlet => "gauntlet",
-            Format::Swiss => "swiss",
-        },
+        spec.format.as_str(),
         spec.bots.len(),
         jobs,
         dir.display()
@@ -402,7 +413,9 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         progress.finish();
     }
     results.write_tables()?;
+    let page = results.write_report()?;
     crate::out::text(&report::standings_text(&results.standings()));
+    eprintln!("arena: report in {}", page.display());
     if *stop.borrow() > 0 {
         eprintln!(
             "arena: stopped with {} games recorded; run the same command again to resume",

@@ -1,0 +1,159 @@
+//! A game log turned into what the report's viewer steps through: the picture after every move,
+//! rebuilt by replaying the log through the same judge the referee used, so the viewer shows
+//! exactly the game that was played without the log having to carry boards.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::games::picture::Picture;
+use crate::referee::log::Entry;
+use crate::referee::stderr_path;
+use crate::replay::{Recorded, apply};
+
+/// The most of a bot's stderr the report carries per game; the file beside the log has it all.
+pub const STDERR_TAIL: usize = 8 * 1024;
+/// A move quoted in a caption is cut to this many bytes (a flood is not worth showing).
+const MAX_QUOTE: usize = 160;
+
+#[derive(Debug, Serialize)]
+pub struct Frame {
+    pub picture: Picture,
+    /// What led to this moment: the lines the bots sent since the last frame, or a failure.
+    pub caption: String,
+    /// Milliseconds into the game.
+    pub ms: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct GameView {
+    pub frames: Vec<Frame>,
+    /// The end of each seat's stderr.
+    pub stderr: [String; 2],
+}
+
+fn quote(line: &str) -> String {
+    if line.len() <= MAX_QUOTE {
+        return line.to_string();
+    }
+    let mut cut = MAX_QUOTE;
+    while !line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… ({} bytes)", &line[..cut], line.len())
+}
+
+/// The end of a stderr capture, at most `STDERR_TAIL` bytes, saying what was left out.
+fn stderr_tail(path: &Path) -> String {
+    let Ok(bytes) = std::fs::read(path) else {
+        return String::new();
+    };
+    if bytes.len() <= STDERR_TAIL {
+        return String::from_utf8_lossy(&bytes).into_owned();
+    }
+    let tail = String::from_utf8_lossy(&bytes[bytes.len() - STDERR_TAIL..]);
+    format!(
+        "[the first {} bytes are in {}]\n{tail}",
+        bytes.len() - STDERR_TAIL,
+        path.file_name().unwrap_or_default().to_string_lossy()
+    )
+}
+
+/// Replay a game log into frames: the start, then one frame whenever the board changed or a
+/// seat failed.
+pub fn game_view(log: &Path) -> Result<GameView> {
+    let text =
+        std::fs::read_to_string(log).map_err(Error::io(format!("reading {}", log.display())))?;
+    let Recorded {
+        header,
+        names,
+        entries,
+        mut judge,
+        mut out,
+    } = Recorded::read(log, &text)?;
+    let mut frames = vec![Frame {
+        picture: judge.game().picture(),
+        caption: "start".into(),
+        ms: 0,
+    }];
+    let mut said: Vec<String> = Vec::new();
+    for (_, entry) in &entries {
+        let failed = [judge.has_failed(0), judge.has_failed(1)];
+        if !apply(&mut judge, header.start_ms, entry, &mut out) {
+            continue;
+        }
+        out.msgs.clear();
+        let t = match entry {
+            Entry::Received { t, from, line } => {
+                said.push(format!("{}: {}", names[*from], quote(line)));
+                *t
+            }
+            Entry::Fault { t, .. } => *t,
+            _ => unreachable!("apply takes only lines and failures"),
+        };
+        let newly_failed = (0..2).find(|&s| !failed[s] && judge.has_failed(s));
+        let picture = judge.game().picture();
+        let changed = frames.last().is_none_or(|f| f.picture != picture);
+        if !changed && newly_failed.is_none() {
+            continue;
+        }
+        let mut caption = said.join("  ·  ");
+        said.clear();
+        if let Some(f) = newly_failed.and_then(|s| judge.fault_of(s).map(|f| (s, f))) {
+            if !caption.is_empty() {
+                caption.push_str("  ·  ");
+            }
+            let (seat, fault) = f;
+            caption.push_str(&format!(
+                "{} failed ({}): {}",
+                names[seat],
+                fault.kind.as_str(),
+                fault.detail
+            ));
+        }
+        frames.push(Frame {
+            picture,
+            caption,
+            ms: t / 1000,
+        });
+    }
+    Ok(GameView {
+        frames,
+        stderr: [0, 1].map(|s| stderr_tail(&stderr_path(log, s))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_stderr_keeps_its_end_and_says_where_the_rest_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game-1.seat0.stderr");
+        let text = format!("{}{}", "a".repeat(10_000), "the last words\n");
+        std::fs::write(&path, &text).unwrap();
+        let tail = stderr_tail(&path);
+        let omitted = text.len() - STDERR_TAIL;
+        assert!(
+            tail.starts_with(&format!(
+                "[the first {omitted} bytes are in game-1.seat0.stderr]\n"
+            )),
+            "{}",
+            &tail[..80]
+        );
+        assert!(tail.ends_with("the last words\n"));
+        assert_eq!(stderr_tail(&dir.path().join("none")), "");
+        std::fs::write(&path, "short").unwrap();
+        assert_eq!(stderr_tail(&path), "short");
+    }
+
+    #[test]
+    fn quotes_are_cut_on_a_character_boundary() {
+        let line = "é".repeat(200);
+        let q = quote(&line);
+        assert!(q.ends_with("… (400 bytes)"), "{q}");
+        assert_eq!(quote("3"), "3");
+    }
+}

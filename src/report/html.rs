@@ -1,0 +1,400 @@
+//! `report.html`: one self-contained page per results folder (no network, no other files):
+//! standings with error bars, the crosstable, rating progress, failures, every game, and a viewer
+//! that steps through any game with its board and the bots' stderr.
+//!
+//! The page is a fixed template (assets/) filled with two blocks of data: a small JSON document
+//! for the tables, and one gzipped line per game for the viewer, which the page unpacks only
+//! when that game is opened. So a report of 10,000 games opens as fast as one of 10.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::games::GameInfo;
+use crate::ratings;
+
+use super::frames::game_view;
+use super::{GameRow, Standing, crosstable, game_scores, name_index, standings, write_atomic};
+
+const TEMPLATE: &str = include_str!("assets/report.html");
+const STYLE: &str = include_str!("assets/report.css");
+const SCRIPT: &str = include_str!("assets/report.js");
+
+/// More bots than this and the crosstable is left to `crosstable.csv`: a page of a million
+/// cells helps no one.
+const MAX_CROSSTABLE: usize = 100;
+/// Points on the rating-progress chart at most (rounds are sampled evenly beyond it).
+const MAX_PROGRESS_POINTS: usize = 100;
+
+/// What a report is about.
+pub struct ReportInput<'a> {
+    pub title: String,
+    pub game: &'static GameInfo,
+    /// The game parameters as `key=value` pairs.
+    pub params: Vec<(String, String)>,
+    /// "round-robin", "gauntlet", "swiss" or "duel".
+    pub format: &'a str,
+    /// Every bot, in the spec's order.
+    pub names: &'a [String],
+    pub rows: &'a [GameRow],
+}
+
+#[derive(Serialize)]
+struct Progress {
+    rounds: Vec<u32>,
+    /// Per bot (indexed like `bots`), its Elo after each of `rounds`.
+    elo: Vec<Vec<f64>>,
+}
+
+/// One game in the list: id, round, seat 0 and seat 1 (indices into `bots`), their scores,
+/// reason, plies, duration in ms, and the log's path relative to the report.
+#[derive(Serialize)]
+struct GameEntry<'a>(u64, u32, usize, usize, f64, f64, &'a str, u32, u64, String);
+
+#[derive(Serialize)]
+struct PageData<'a> {
+    title: &'a str,
+    game: &'a str,
+    summary: &'a str,
+    format: &'a str,
+    params: &'a [(String, String)],
+    generated: String,
+    arena: &'a str,
+    bots: &'a [String],
+    standings: Vec<Standing>,
+    /// `[points, games]` of row bot against column bot; `None` when the field is too large.
+    crosstable: Option<super::Crosstable>,
+    progress: Progress,
+    /// Per bot: games lost by timeout, crash, illegal move, protocol error.
+    failures: Vec<[u32; 4]>,
+    games: Vec<GameEntry<'a>>,
+}
+
+/// Elo after each round (cumulative), sampled to at most `MAX_PROGRESS_POINTS` rounds.
+fn progress(names: &[String], rows: &[GameRow]) -> Progress {
+    let index = name_index(names);
+    let mut scores = game_scores(&index, rows);
+    scores.sort_by_key(|s| s.round);
+    let mut rounds: Vec<u32> = scores.iter().map(|s| s.round).collect();
+    rounds.dedup();
+    if rounds.len() > MAX_PROGRESS_POINTS {
+        let n = rounds.len();
+        rounds = (1..=MAX_PROGRESS_POINTS)
+            .map(|k| rounds[k * n / MAX_PROGRESS_POINTS - 1])
+            .collect();
+    }
+    let mut elo = vec![Vec::with_capacity(rounds.len()); names.len()];
+    for &r in &rounds {
+        let upto = scores.partition_point(|s| s.round <= r);
+        for (bot, e) in ratings::bradley_terry(names.len(), &scores[..upto])
+            .into_iter()
+            .enumerate()
+        {
+            elo[bot].push((e.elo * 10.0).round() / 10.0);
+        }
+    }
+    Progress { rounds, elo }
+}
+
+fn failures(names: &[String], rows: &[GameRow]) -> Vec<[u32; 4]> {
+    let index = name_index(names);
+    let mut counts = vec![[0u32; 4]; names.len()];
+    for row in rows {
+        let kind = match row.reason.as_str() {
+            "timeout" => 0,
+            "crash" => 1,
+            "illegal" => 2,
+            "protocol" => 3,
+            _ => continue,
+        };
+        for (seat, failed) in row.failed().into_iter().enumerate() {
+            if failed {
+                counts[index[row.names()[seat]]][kind] += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// Where a row's log is: as recorded (relative to where arena ran), or in `dir/logs` when the
+/// folder was moved since.
+fn log_file(dir: &Path, row: &GameRow) -> PathBuf {
+    let recorded = PathBuf::from(&row.log);
+    if recorded.exists() {
+        return recorded;
+    }
+    dir.join("logs")
+        .join(recorded.file_name().unwrap_or_default())
+}
+
+/// One game for the viewer: its frames and stderr as gzipped JSON in base64, or `!` and why
+/// it cannot be shown.
+fn packed_game(log: &Path) -> String {
+    let view = match game_view(log) {
+        Ok(v) => v,
+        Err(e) => return format!("!{e}").replace(['\n', '<'], " "),
+    };
+    // One write: the encoder does work per call (zeroing its output buffer), and serde_json
+    // writes token by token.
+    let json = serde_json::to_vec(&view).expect("a view serialises");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&json).expect("writing to memory");
+    let bytes = gz.finish().expect("writing to memory");
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// Pack every game, on all cores: replaying ten thousand logs is the report's main cost.
+fn packed_games(dir: &Path, rows: &[GameRow]) -> Vec<String> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = rows.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = rows
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|r| packed_game(&log_file(dir, r)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|p| p.join().expect("packing a game does not panic"))
+            .collect()
+    })
+}
+
+/// JSON to sit inside a `<script>` element: `</` would end it early.
+fn script_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value)
+        .expect("report data serialises")
+        .replace("</", "<\\/")
+}
+
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The whole page as text.
+pub fn render(dir: &Path, input: &ReportInput) -> String {
+    let index = name_index(input.names);
+    let games = input
+        .rows
+        .iter()
+        .map(|r| {
+            let log = Path::new("logs").join(log_file(dir, r).file_name().unwrap_or_default());
+            GameEntry(
+                r.id,
+                r.round,
+                index[r.seat0.as_str()],
+                index[r.seat1.as_str()],
+                r.score0,
+                r.score1,
+                r.reason.as_str(),
+                r.plies,
+                r.duration_ms,
+                log.display().to_string(),
+            )
+        })
+        .collect();
+    let data = PageData {
+        title: &input.title,
+        game: input.game.name,
+        summary: input.game.summary,
+        format: input.format,
+        params: &input.params,
+        generated: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        arena: env!("CARGO_PKG_VERSION"),
+        bots: input.names,
+        standings: standings(input.names, input.rows),
+        crosstable: (input.names.len() <= MAX_CROSSTABLE)
+            .then(|| crosstable(input.names, input.rows)),
+        progress: progress(input.names, input.rows),
+        failures: failures(input.names, input.rows),
+        games,
+    };
+    let packed = packed_games(dir, input.rows).join("\n");
+    fill(
+        TEMPLATE,
+        &[
+            ("title", &escape_html(&input.title)),
+            ("style", STYLE),
+            ("data", &script_json(&data)),
+            ("games", &packed),
+            ("script", SCRIPT),
+        ],
+    )
+}
+
+/// Put each `{{name}}` of the template in one pass, so that inserted text (a bot's name, say)
+/// is never taken for a placeholder.
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut page =
+        String::with_capacity(template.len() + values.iter().map(|v| v.1.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some(at) = rest.find("{{") {
+        let end = rest[at..].find("}}").map(|e| at + e);
+        let value = end.and_then(|end| values.iter().find(|(k, _)| *k == &rest[at + 2..end]));
+        match (end, value) {
+            (Some(end), Some((_, v))) => {
+                page.push_str(&rest[..at]);
+                page.push_str(v);
+                rest = &rest[end + 2..];
+            }
+            _ => {
+                page.push_str(&rest[..at + 2]);
+                rest = &rest[at + 2..];
+            }
+        }
+    }
+    page.push_str(rest);
+    page
+}
+
+/// Write `dir/report.html` (replaced atomically) and return its path.
+pub fn write(dir: &Path, input: &ReportInput) -> Result<PathBuf> {
+    let path = dir.join("report.html");
+    let page = render(dir, input);
+    write_atomic(&path, page.as_bytes())?;
+    Ok(path)
+}
+
+/// `arena report DIR`: the page again from what the folder holds. The game and its parameters
+/// come from the first game's log; the spec is not needed.
+pub fn report_command(dir: &Path, title: Option<String>) -> Result<()> {
+    let games = dir.join("games.csv");
+    let rows = super::read_games(&games)?;
+    let Some(first) = rows.first() else {
+        return Err(Error::Usage(format!(
+            "{}: no games yet, nothing to report",
+            games.display()
+        )));
+    };
+    let log = log_file(dir, first);
+    let text =
+        std::fs::read_to_string(&log).map_err(Error::io(format!("reading {}", log.display())))?;
+    let header = crate::replay::Recorded::read(&log, &text)?.header;
+    let game = crate::duel::find_game(&header.game)?;
+    let names = super::bot_names(&[], &rows);
+    let started = std::time::Instant::now();
+    let page = write(
+        dir,
+        &ReportInput {
+            title: title.unwrap_or_else(|| {
+                std::path::absolute(dir)
+                    .ok()
+                    .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .unwrap_or_else(|| "arena".into())
+            }),
+            game,
+            params: header.params.pairs(),
+            format: "results",
+            names: &names,
+            rows: &rows,
+        },
+    )?;
+    eprintln!(
+        "arena: {} games in {} ({:.2} s)",
+        rows.len(),
+        page.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: u64, round: u32, a: &str, b: &str, s0: f64) -> GameRow {
+        GameRow {
+            id,
+            round,
+            seat0: a.into(),
+            seat1: b.into(),
+            score0: s0,
+            score1: 1.0 - s0,
+            winner: String::new(),
+            reason: "normal".into(),
+            plies: 3,
+            duration_ms: 1,
+            seed: 0,
+            log: format!("nowhere/game-{id}.jsonl"),
+        }
+    }
+
+    #[test]
+    fn placeholders_are_filled_once_and_inserted_text_is_left_alone() {
+        let page = fill(
+            "<t>{{title}}</t>{{data}}{{unknown}}{{",
+            &[("title", "{{data}}"), ("data", "D")],
+        );
+        assert_eq!(page, "<t>{{data}}</t>D{{unknown}}{{");
+    }
+
+    #[test]
+    fn hostile_bot_names_cannot_break_out_of_the_page() {
+        let names = ["</script><b>x".to_string(), "{{script}}".to_string()];
+        let rows = [row(1, 1, &names[0], &names[1], 1.0)];
+        let dir = tempfile::tempdir().unwrap();
+        let page = render(
+            dir.path(),
+            &ReportInput {
+                title: "<title>".into(),
+                game: crate::games::find("roshambo").unwrap(),
+                params: Vec::new(),
+                format: "duel",
+                names: &names,
+                rows: &rows,
+            },
+        );
+        assert_eq!(page.matches("</script>").count(), 3, "only the page's own");
+        assert!(page.contains("&lt;title&gt;"));
+        let start = page.find(r#"id="arena-data">"#).unwrap() + r#"id="arena-data">"#.len();
+        let end = start + page[start..].find("</script>").unwrap();
+        let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+        assert_eq!(data["bots"][0], names[0]);
+        assert_eq!(data["bots"][1], names[1]);
+        // The log is missing: the game is listed, and the viewer says why it cannot show it.
+        let games = page.split(r#"id="arena-games">"#).nth(1).unwrap();
+        let first = games.lines().next().unwrap();
+        assert!(
+            first.starts_with("!reading ") && first.contains("game-1.jsonl: No such file"),
+            "{first}"
+        );
+    }
+
+    #[test]
+    fn progress_has_a_point_per_round_up_to_a_hundred_and_always_the_last() {
+        let names = ["a".to_string(), "b".to_string()];
+        let few: Vec<GameRow> = (1..=3).map(|r| row(r as u64, r, "a", "b", 1.0)).collect();
+        let p = progress(&names, &few);
+        assert_eq!(p.rounds, [1, 2, 3]);
+        assert_eq!(p.elo[0].len(), 3);
+        assert!(p.elo[0][2] > 0.0 && p.elo[1][2] < 0.0, "{:?}", p.elo);
+        let many: Vec<GameRow> = (1..=250)
+            .map(|r| row(r as u64, r, "a", "b", (r % 2) as f64))
+            .collect();
+        let p = progress(&names, &many);
+        assert_eq!(p.rounds.len(), MAX_PROGRESS_POINTS);
+        assert_eq!(p.rounds.last(), Some(&250));
+        assert!(p.rounds.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn failures_count_only_the_seat_that_failed() {
+        let names = ["a".to_string(), "b".to_string()];
+        let mut r = row(1, 1, "a", "b", 1.0);
+        r.reason = "timeout".into();
+        let mut both = row(2, 1, "a", "b", 0.0);
+        both.score1 = 0.0;
+        both.reason = "crash".into();
+        assert_eq!(failures(&names, &[r, both]), [[0, 1, 0, 0], [1, 1, 0, 0]]);
+    }
+}

@@ -1,0 +1,333 @@
+//! report.html: written by every tournament and duel, self-contained, and working in a real
+//! browser (headless Chromium): standings as the tables say, a game clicked through to its final
+//! position, the bots' stderr beside it, and a board drawn for every game.
+
+mod browser;
+mod common;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use browser::Browser;
+use common::*;
+use serde_json::Value;
+
+/// Screenshots are kept as artifacts under target/.
+fn artifact(name: &str) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    target.join("report-screenshots").join(name)
+}
+
+fn url(page: &Path) -> String {
+    format!("file://{}", page.canonicalize().unwrap().display())
+}
+
+/// The page's data block and its packed games, read the way the page reads them.
+fn page_data(page: &Path) -> (Value, Vec<String>) {
+    let html = std::fs::read_to_string(page).unwrap();
+    let block = |id: &str| -> String {
+        let start = html
+            .find(&format!("id=\"{id}\">"))
+            .unwrap_or_else(|| panic!("no #{id}"));
+        let body = &html[start..];
+        let body = &body[body.find('>').unwrap() + 1..];
+        body[..body.find("</script>").unwrap()].to_string()
+    };
+    let data = serde_json::from_str(&block("arena-data")).expect("the data block is JSON");
+    let games = block("arena-games").lines().map(String::from).collect();
+    (data, games)
+}
+
+fn unpack(line: &str) -> Value {
+    assert!(!line.starts_with('!'), "a game could not be packed: {line}");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(line)
+        .unwrap();
+    let mut json = String::new();
+    flate2::read::GzDecoder::new(&bytes[..])
+        .read_to_string(&mut json)
+        .unwrap();
+    serde_json::from_str(&json).unwrap()
+}
+
+/// The last board the referee sent in a JSON-protocol game log, with '.' for an empty cell.
+fn last_sent_board(log: &Path) -> String {
+    let board = log_entries(log)
+        .iter()
+        .rev()
+        .filter_map(|e| e["line"].as_str().filter(|_| e.get("to").is_some()))
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|v| v["board"].as_str().map(String::from))
+        .expect("a state with a board was sent");
+    board.replace(' ', ".")
+}
+
+fn csv_rows(path: &Path) -> Vec<csv::StringRecord> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+/// The page writes half points as ½.
+fn points(text: &str) -> String {
+    let x: f64 = text.parse().unwrap();
+    let whole = x.trunc() as u64;
+    match (whole, x.fract() > 0.0) {
+        (0, true) => "½".into(),
+        (w, true) => format!("{w}½"),
+        (w, false) => w.to_string(),
+    }
+}
+
+#[test]
+fn a_tournament_report_shows_the_standings_and_steps_through_a_game_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("c4.toml");
+    std::fs::write(
+        &spec,
+        r#"name = "report-test"
+game = "connect4"
+format = "round-robin"
+games_per_pairing = 2
+seed = 7
+timeout = 5
+
+[[bot]]
+name = "searcher"
+command = "builtin:search"
+
+[[bot]]
+name = "randy"
+command = "builtin:random"
+
+[[bot]]
+name = "crasher"
+command = "python3 -c \"import sys; print('crasher: out of ideas', file=sys.stderr); sys.exit(3)\""
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    arena()
+        .args([
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let page = out.join("report.html");
+    let html = std::fs::read_to_string(&page).expect("the run wrote report.html");
+    for outside in ["<link", " src=", "@import", "url(", "fetch("] {
+        assert!(
+            !html.contains(outside),
+            "the page is self-contained, but has {outside}"
+        );
+    }
+
+    let b = Browser::start();
+    b.goto(&url(&page));
+    b.wait_for("document.body.dataset.ready === 'true'", "the page to draw");
+
+    // Standings: the same bots, order, games and scores as standings.csv.
+    let shown = b.script(
+        "return [...document.querySelectorAll('#standings-table tbody tr')]
+            .map(tr => [tr.dataset.bot, tr.cells[2].textContent, tr.cells[6].textContent]);",
+    );
+    let expected: Vec<Value> = csv_rows(&out.join("standings.csv"))
+        .iter()
+        .map(|r| serde_json::json!([r[1].to_string(), r[2].to_string(), points(&r[6])]))
+        .collect();
+    assert_eq!(shown, Value::Array(expected));
+    assert_eq!(
+        b.count("#standings-table td.bar svg circle"),
+        3,
+        "a drawn rating per bot"
+    );
+    assert_eq!(b.count("#crosstable-body td[data-a]"), 6, "six pairings");
+    assert_eq!(b.count("#progress-chart svg path"), 3, "a line per bot");
+    // The crasher lost its four games by crashing.
+    let crashes = b.text("#failures-body tr[data-bot='crasher'] td:nth-child(3)");
+    assert_eq!(crashes, "4");
+    assert_eq!(b.count("#games-table a.view"), 6, "a link for every game");
+
+    // Step through the longest game between the two real players to its end.
+    let games = csv_rows(&out.join("games.csv"));
+    let game = games
+        .iter()
+        .filter(|r| &r[2] != "crasher" && &r[3] != "crasher")
+        .max_by_key(|r| r[8].parse::<u32>().unwrap())
+        .unwrap();
+    let (id, plies) = (game[0].to_string(), game[8].parse::<usize>().unwrap());
+    b.click(&format!("#row-{id} a.view"));
+    b.wait_for(
+        "!document.getElementById('v-controls').hidden && document.querySelector('#v-board svg')",
+        "the viewer to open",
+    );
+    assert!(b.text("#v-title").starts_with(&format!("Game {id} ")));
+    let start_cells = b.attr("#v-board svg.board", "data-cells").unwrap();
+    assert_eq!(start_cells, ".".repeat(42), "an empty board first");
+    let mut clicks = 0;
+    while b.enabled("#v-next") {
+        b.click("#v-next");
+        clicks += 1;
+        assert!(clicks <= plies + 5, "the next button never stops");
+    }
+    assert!(
+        clicks >= plies,
+        "one step per move at least: {clicks} < {plies}"
+    );
+    let log = out
+        .join("logs")
+        .join(format!("game-{:05}.jsonl", id.parse::<u32>().unwrap()));
+    let final_cells = b.attr("#v-board svg.board", "data-cells").unwrap();
+    assert_eq!(final_cells, last_sent_board(&log), "the final position");
+    assert_eq!(
+        b.count("#v-board svg.board circle[data-piece]"),
+        plies,
+        "a disc per move"
+    );
+    b.screenshot(&artifact("tournament-connect4.png"));
+
+    // The keys step too: back one, then to the end again.
+    let at_end = b.text("#v-ply");
+    b.press(browser::ARROW_LEFT);
+    assert_ne!(b.text("#v-ply"), at_end);
+    assert_ne!(
+        b.attr("#v-board svg.board", "data-cells").unwrap(),
+        final_cells
+    );
+    b.press(browser::END);
+    assert_eq!(b.text("#v-ply"), at_end);
+
+    // A crasher's game shows what it said on stderr.
+    let crashed = games.iter().find(|r| &r[2] == "crasher").unwrap();
+    b.script(&format!(
+        "location.hash = '#game-{}'; return 0;",
+        &crashed[0]
+    ));
+    b.wait_for(
+        "document.getElementById('v-err-0').textContent.includes('out of ideas')",
+        "the crasher's stderr",
+    );
+    assert!(b.text("#v-caption").contains("start") || b.text("#v-caption").is_empty());
+    b.click("#v-last");
+    assert!(
+        b.text("#v-caption").contains("crasher failed (crash)"),
+        "{}",
+        b.text("#v-caption")
+    );
+}
+
+#[test]
+fn a_duel_with_out_writes_the_report_and_every_game_is_drawn() {
+    let b = Browser::start();
+    for info in [
+        "roshambo",
+        "royalur",
+        "dama",
+        "checkers",
+        "tictactoe",
+        "loa",
+        "batalo",
+        "krom",
+        "connect4",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("duel");
+        let mut args = vec![
+            "duel",
+            "builtin:random",
+            "builtin:random",
+            "--game",
+            info,
+            "--seed",
+            "3",
+        ];
+        // Long random games are slow to click through; a move limit keeps them short.
+        let limit = match info {
+            "dama" | "batalo" => "max_moves=60",
+            "loa" => "max_plies=60",
+            "krom" => "max_turns=30",
+            _ => "",
+        };
+        if !limit.is_empty() {
+            args.extend(["-a", limit]);
+        }
+        arena()
+            .args(&args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        let page = out.join("report.html");
+        let (data, packed) = page_data(&page);
+        assert_eq!(data["format"], "duel");
+        assert_eq!(data["games"].as_array().unwrap().len(), 1);
+        let view = unpack(&packed[0]);
+        let frames = view["frames"].as_array().unwrap();
+        let plies = data["games"][0][7].as_u64().unwrap() as usize;
+        assert!(
+            frames.len() > plies.min(1),
+            "{info}: {} frames for {plies} plies",
+            frames.len()
+        );
+        assert_eq!(frames[0]["caption"], "start", "{info}");
+
+        b.goto(&format!("{}#game-1", url(&page)));
+        b.wait_for(
+            "!document.getElementById('v-controls').hidden",
+            &format!("{info}'s viewer"),
+        );
+        b.click("#v-last");
+        let last = &frames[frames.len() - 1]["picture"]["board"];
+        if last["kind"] == "grid" {
+            let cells = b.attr("#v-board svg.board", "data-cells").unwrap();
+            assert_eq!(cells, last["views"][0]["cells"].as_str().unwrap(), "{info}");
+            let drawn = b.count("#v-board svg.board [data-cell]");
+            let ground = last["ground"].as_str().unwrap();
+            assert_eq!(
+                drawn,
+                ground.chars().filter(|&c| c != ' ').count(),
+                "{info}: a shape per cell"
+            );
+            if last["views"].as_array().unwrap().len() > 1 {
+                // KROM: what each side could see, chosen from the view menu.
+                let labels: Vec<&str> = last["views"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v["label"].as_str().unwrap())
+                    .collect();
+                b.script("const s = document.getElementById('v-view'); s.value = '1'; s.dispatchEvent(new Event('change')); return 0;");
+                assert_eq!(
+                    b.attr("#v-board svg.board", "data-view").unwrap(),
+                    labels[1],
+                    "{info}"
+                );
+                assert_eq!(
+                    b.attr("#v-board svg.board", "data-cells").unwrap(),
+                    last["views"][1]["cells"].as_str().unwrap(),
+                    "{info}"
+                );
+            }
+        } else {
+            let rows = frames
+                .iter()
+                .filter(|f| !f["picture"]["board"]["row"].is_null())
+                .count();
+            assert_eq!(
+                b.attr("#v-board table.rounds", "data-rows").unwrap(),
+                rows.to_string(),
+                "{info}"
+            );
+            assert!(rows > 0, "{info}: a row per round");
+        }
+        b.screenshot(&artifact(&format!("duel-{info}.png")));
+    }
+}
