@@ -169,3 +169,17 @@ impl Picture {
         }
     }
 }
+
+#[cfg(test)]
+impl Picture {
+    /// The grid, for the games' tests: it must pass `check`, as the viewer relies on that.
+    pub fn grid(&self) -> &Grid {
+        if let Err(e) = self.check() {
+            panic!("the picture fails its check: {e}");
+        }
+        match &self.board {
+            Board::Grid(g) => g,
+            other => panic!("the picture is not a grid: {other:?}"),
+        }
+    }
+}

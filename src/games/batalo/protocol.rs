@@ -179,22 +179,15 @@ mod tests {
         let mut g = game("200");
         let mut out = Outbox::default();
         g.start(&mut out);
-        let grid = |g: &Batalo| match g.picture() {
-            Picture {
-                board: picture::Board::Grid(grid),
-                notes,
-            } => (grid, notes),
-            p => panic!("not a grid: {p:?}"),
-        };
-        let (start, notes) = grid(&g);
-        assert_eq!(g.picture().check(), Ok(()));
+        let p = g.picture();
+        let (start, notes) = (p.grid(), &p.notes);
         assert!(start.last.is_empty());
         assert_eq!(notes[0], "O (A) to move");
         assert_eq!(notes[2], "O (A): column, 6 stones");
         g.on_line(0, "f3-e2", &mut out).unwrap();
         g.on_line(1, "g10-g8", &mut out).unwrap();
-        let (after, notes) = grid(&g);
-        assert_eq!(g.picture().check(), Ok(()));
+        let q = g.picture();
+        let (after, notes) = (q.grid(), &q.notes);
         let changed: Vec<usize> = (0..169)
             .filter(|&i| start.views[0].cells.as_bytes()[i] != after.views[0].cells.as_bytes()[i])
             .collect();

@@ -39,18 +39,10 @@ mod tests {
         "r.r.r.r.",
     );
 
-    fn grid(picture: &picture::Picture) -> &picture::Grid {
-        assert_eq!(picture.check(), Ok(()));
-        match &picture.board {
-            picture::Board::Grid(g) => g,
-            other => panic!("checkers draws a grid, not {other:?}"),
-        }
-    }
-
     #[test]
     fn the_start_is_drawn_as_the_game_prints_it() {
         let p = Board::start().picture(None);
-        let g = grid(&p);
+        let g = p.grid();
         assert_eq!(g.views[0].cells, START);
         assert_eq!(g.ground, ".#.#.#.##.#.#.#.".repeat(4));
         assert_eq!(g.row_labels[2], "16");
@@ -63,7 +55,7 @@ mod tests {
         // Kings are drawn as such.
         let b = Board::from_fen("W:WK29:B5").unwrap();
         let p = b.picture(None);
-        let g = grid(&p);
+        let g = p.grid();
         assert_eq!(g.views[0].cells.chars().nth(56), Some('R'));
         let king = g.pieces.iter().find(|p| p.key == 'R').unwrap();
         assert_eq!((king.name.as_str(), king.label.as_str()), ("red king", "K"));
@@ -81,14 +73,14 @@ mod tests {
         ] {
             let line = move_line(&game, mv);
             assert_eq!(game.on_line(seat, &line, &mut out), Ok(Step::Done), "{mv}");
-            assert_eq!(grid(&game.picture()).last, last, "{mv}");
+            assert_eq!(game.picture().grid().last, last, "{mv}");
         }
         let picture = game.picture();
         let mut want: Vec<char> = START.chars().collect();
         want[21] = '.';
         want[42] = 'b';
         assert_eq!(
-            grid(&picture).views[0].cells,
+            picture.grid().views[0].cells,
             want.iter().collect::<String>()
         );
         assert!(

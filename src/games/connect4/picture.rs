@@ -37,18 +37,10 @@ mod tests {
     use crate::games::json_protocol::testing::{move_line, started};
     use crate::games::{Game, Outbox, Step};
 
-    fn grid(picture: &Picture) -> &picture::Grid {
-        assert_eq!(picture.check(), Ok(()));
-        match &picture.board {
-            picture::Board::Grid(g) => g,
-            other => panic!("connect4 draws a grid, not {other:?}"),
-        }
-    }
-
     #[test]
     fn the_start_is_an_empty_six_by_seven() {
         let p = Board::default().picture(None);
-        let g = grid(&p);
+        let g = p.grid();
         assert_eq!((g.rows, g.cols), (6, 7));
         assert_eq!(g.views[0].cells, ".".repeat(42));
         assert_eq!(g.col_labels.concat(), "0123456");
@@ -69,8 +61,8 @@ mod tests {
             let line = move_line(&game, mv);
             assert_eq!(game.on_line(seat, &line, &mut out), Ok(Step::Done), "{mv}");
             let p = game.picture();
-            assert_eq!(grid(&p).views[0].cells, empty.clone() + bottom, "{mv}");
-            assert_eq!(grid(&p).last, [last], "{mv}");
+            assert_eq!(p.grid().views[0].cells, empty.clone() + bottom, "{mv}");
+            assert_eq!(p.grid().last, [last], "{mv}");
         }
         assert_eq!(game.picture().notes[0], "beta (player 2) to move");
     }

@@ -22,7 +22,6 @@ impl Board {
 mod tests {
     use super::super::protocol::Dama;
     use super::*;
-    use crate::games::picture::Board as Drawing;
     use crate::games::{Game, Outbox, Params, Step};
 
     /// Row 1 (black's men) first, as the game prints it.
@@ -30,15 +29,6 @@ mod tests {
         ".n.n.n.n", "n.n.n.n.", ".n.n.n.n", "........", "........", "b.b.b.b.", ".b.b.b.b",
         "b.b.b.b.",
     );
-
-    fn grid(game: &Dama) -> picture::Grid {
-        let picture = game.picture();
-        assert_eq!(picture.check(), Ok(()));
-        match picture.board {
-            Drawing::Grid(g) => g,
-            other => panic!("dama draws a grid, not {other:?}"),
-        }
-    }
 
     fn cells(g: &picture::Grid) -> &str {
         &g.views[0].cells
@@ -63,7 +53,7 @@ mod tests {
         let mut game = Dama::new(&params, ["alpha".into(), "beta".into()]);
         let mut out = Outbox::default();
         game.start(&mut out);
-        assert_eq!(cells(&grid(&game)), START);
+        assert_eq!(cells(game.picture().grid()), START);
         assert!(
             game.picture()
                 .notes
@@ -72,28 +62,30 @@ mod tests {
         );
 
         assert_eq!(game.on_line(0, "6e 5d", &mut out), Ok(Step::Done));
-        let g = grid(&game);
+        let p = game.picture();
+        let g = p.grid();
         // 6E is index 44, 5D index 35.
         assert_eq!(g.last, [44, 35]);
         let mut want: Vec<char> = START.chars().collect();
         want[44] = '.';
         want[35] = 'b';
-        assert_eq!(cells(&g), want.iter().collect::<String>());
+        assert_eq!(cells(g), want.iter().collect::<String>());
 
         // A refused line changes nothing.
         assert_eq!(game.on_line(1, "3a 4a", &mut out), Ok(Step::Retry));
-        assert_eq!(grid(&game), g);
+        assert_eq!(game.picture().grid(), g);
 
         assert_eq!(game.on_line(1, "3F 4E", &mut out), Ok(Step::Done));
-        assert_eq!(grid(&game).last, [21, 28]);
+        assert_eq!(game.picture().grid().last, [21, 28]);
         // White must take 4E, landing on 3F.
         assert_eq!(game.on_line(0, "5D 3F", &mut out), Ok(Step::Done));
-        let g = grid(&game);
+        let p = game.picture();
+        let g = p.grid();
         assert_eq!(g.last, [35, 21, 28], "from, to, and the piece taken");
         want[35] = '.';
         want[21] = 'b';
-        assert_eq!(cells(&g), want.iter().collect::<String>());
-        let notes = game.picture().notes;
+        assert_eq!(cells(g), want.iter().collect::<String>());
+        let notes = p.notes;
         assert!(
             notes.iter().any(|n| n == "beta (black) to move"),
             "{notes:?}"

@@ -904,19 +904,12 @@ mod tests {
     fn the_picture_shows_each_side_what_its_state_showed() {
         let mut g = game(200);
         let mut out = Outbox::default();
-        let grid = |g: &Krom| match g.picture() {
-            Picture {
-                board: picture::Board::Grid(grid),
-                notes,
-            } => (grid, notes),
-            p => panic!("not a grid: {p:?}"),
-        };
-        assert_eq!(grid(&g).1[0], "the players are joining");
+        assert_eq!(g.picture().notes[0], "the players are joining");
         joined(&mut g, &mut out);
-        let (start, notes) = grid(&g);
-        assert_eq!(g.picture().check(), Ok(()));
+        let p = g.picture();
+        let (start, notes) = (p.grid(), &p.notes);
         assert_eq!(
-            notes,
+            *notes,
             [
                 "red (Lisa) to move",
                 "turn 0 of 200",
@@ -928,8 +921,8 @@ mod tests {
         g.on_line(0, turn, &mut out).unwrap();
         let turn = r#"{"msg":"move","moves":[["make",9,13,"gun"],["fire",9,13,0]]}"#;
         g.on_line(1, turn, &mut out).unwrap();
-        let (after, notes) = grid(&g);
-        assert_eq!(g.picture().check(), Ok(()));
+        let q = g.picture();
+        let (after, notes) = (q.grid(), &q.notes);
         let at = |view: usize, x: usize, y: usize| after.views[view].cells.as_bytes()[y * 16 + x];
         // Red's gun under camo: the referee and red see it, blue does not.
         assert_eq!([at(0, 7, 3), at(1, 7, 3), at(2, 7, 3)], *b"GG.");

@@ -391,17 +391,10 @@ mod tests {
         let mut g = game("150");
         let mut out = Outbox::default();
         g.start(&mut out);
-        let grid = |g: &Loa| match g.picture() {
-            Picture {
-                board: picture::Board::Grid(grid),
-                notes,
-            } => (grid, notes),
-            p => panic!("not a grid: {p:?}"),
-        };
-        let (start, notes) = grid(&g);
-        assert_eq!(g.picture().check(), Ok(()));
+        let p = g.picture();
+        let (start, notes) = (p.grid(), &p.notes);
         assert_eq!(
-            notes,
+            *notes,
             [
                 "black (alpha) to move",
                 "ply 0 of 150",
@@ -411,8 +404,8 @@ mod tests {
         );
         g.on_line(0, "b1b3", &mut out).unwrap();
         g.on_line(1, "h7f7 hello", &mut out).unwrap();
-        let (after, notes) = grid(&g);
-        assert_eq!(g.picture().check(), Ok(()));
+        let q = g.picture();
+        let (after, notes) = (q.grid(), &q.notes);
         let changed: Vec<usize> = (0..64)
             .filter(|&i| start.views[0].cells.as_bytes()[i] != after.views[0].cells.as_bytes()[i])
             .collect();

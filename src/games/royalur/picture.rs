@@ -91,15 +91,6 @@ mod tests {
         RoyalUr::new(&params, ["alpha".into(), "beta".into()], 7).unwrap()
     }
 
-    fn grid(game: &RoyalUr) -> picture::Grid {
-        let p = game.picture();
-        assert_eq!(p.check(), Ok(()));
-        match p.board {
-            picture::Board::Grid(g) => g,
-            other => panic!("royalur draws a grid, not {other:?}"),
-        }
-    }
-
     #[test]
     fn the_tracks_cover_the_board_once_apart_from_the_shared_row() {
         for seat in 0..2 {
@@ -134,19 +125,21 @@ mod tests {
         let mut g = game("1111,0011,1111,0011,1000");
         let mut out = Outbox::default();
         g.start(&mut out);
-        assert_eq!(grid(&g).views[0].cells, ".".repeat(24));
+        assert_eq!(g.picture().grid().views[0].cells, ".".repeat(24));
         assert_eq!(
             g.picture().notes[0],
             "alpha (light) to move, rolled 4 (1 1 1 1)"
         );
 
         assert_eq!(g.on_line(0, "2", &mut out), Ok(Step::Done));
-        let d = grid(&g);
+        let p = g.picture();
+        let d = p.grid();
         assert_eq!(d.views[0].cells, "a".to_string() + &".".repeat(23));
         assert_eq!(d.last, [0], "entering: only the target is on the board");
 
         assert_eq!(g.on_line(0, "2", &mut out), Ok(Step::Done));
-        let d = grid(&g);
+        let p = g.picture();
+        let d = p.grid();
         assert_eq!(
             d.views[0].cells,
             concat!("........", ".a......", "........")
@@ -155,19 +148,19 @@ mod tests {
 
         assert_eq!(g.on_line(1, "0", &mut out), Ok(Step::Done));
         assert_eq!(
-            grid(&g).views[0].cells,
+            g.picture().grid().views[0].cells,
             concat!("........", ".a......", "b.......")
         );
         assert_eq!(g.on_line(1, "0", &mut out), Ok(Step::Done));
-        let d = grid(&g);
+        let p = g.picture();
+        let d = p.grid();
         assert_eq!(
             d.views[0].cells,
             concat!("........", ".b......", "........")
         );
         assert_eq!(d.last, [16, 9]);
-        let notes = g.picture().notes;
         assert_eq!(
-            notes,
+            p.notes,
             [
                 "alpha (light) to move, rolled 1 (1 0 0 0)",
                 "alpha (light): 7 to enter, 0 borne off",

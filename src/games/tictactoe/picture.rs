@@ -26,18 +26,10 @@ mod tests {
     use crate::games::json_protocol::testing::{move_line, started};
     use crate::games::{Game, Outbox, Step};
 
-    fn grid(picture: &Picture) -> &picture::Grid {
-        assert_eq!(picture.check(), Ok(()));
-        match &picture.board {
-            picture::Board::Grid(g) => g,
-            other => panic!("tictactoe draws a grid, not {other:?}"),
-        }
-    }
-
     #[test]
     fn the_start_is_an_empty_three_by_three() {
         let p = Board::default().picture(None);
-        let g = grid(&p);
+        let g = p.grid();
         assert_eq!((g.rows, g.cols), (3, 3));
         assert_eq!(g.views[0].cells, ".........");
         assert_eq!(g.ground, ".........");
@@ -57,16 +49,16 @@ mod tests {
             let line = move_line(&game, mv);
             assert_eq!(game.on_line(seat, &line, &mut out), Ok(Step::Done));
             let p = game.picture();
-            assert_eq!(grid(&p).views[0].cells, cells);
+            assert_eq!(p.grid().views[0].cells, cells);
             let played: u32 = mv.trim_matches('"').parse().unwrap();
-            assert_eq!(grid(&p).last, [played]);
+            assert_eq!(p.grid().last, [played]);
         }
         for (seat, mv) in [(1, "2"), (0, "6"), (1, "3"), (0, "7")] {
             let line = move_line(&game, mv);
             assert_eq!(game.on_line(seat, &line, &mut out), Ok(Step::Done));
         }
         let p = game.picture();
-        assert_eq!(grid(&p).views[0].cells, "o.oox.xxx");
+        assert_eq!(p.grid().views[0].cells, "o.oox.xxx");
         assert_eq!(p.notes[0], "alpha (player 1) wins");
         assert_eq!(p.notes[1], "moves played: 7");
     }
