@@ -16,6 +16,10 @@
 //! Run: `cargo bench --bench ratings` (repetitions: env ARENA_BENCH_REPS, default 5). Without
 //! `--bench` on the command line (e.g. under `cargo test --benches`) it does nothing.
 
+mod common;
+
+use common::{fail, median, ms};
+
 use arena::ratings::{GameScore, bradley_terry, glicko2, pair_results};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -26,19 +30,10 @@ const GAMES: usize = 1_000_000;
 const GOAL: Duration = Duration::from_secs(1);
 
 fn main() {
-    if !std::env::args().any(|a| a == "--bench") {
-        println!("ratings bench: skipped (run it with `cargo bench --bench ratings`)");
+    if !common::should_run("ratings") {
         return;
     }
-    let reps: usize = match std::env::var("ARENA_BENCH_REPS") {
-        Ok(s) => match s.trim().parse() {
-            Ok(n) if n > 0 => n,
-            _ => fail(&format!(
-                "ARENA_BENCH_REPS must be a positive integer, got {s:?}"
-            )),
-        },
-        Err(_) => 5,
-    };
+    let reps = common::reps();
     println!("ratings bench: {GAMES} games, {reps} rep(s) + 1 warm-up, alternating");
     for players in [64, 1000] {
         bench(players, reps);
@@ -186,24 +181,4 @@ fn correlation(x: &[f64], y: &[f64]) -> f64 {
         syy += (b - my) * (b - my);
     }
     sxy / (sxx * syy).sqrt()
-}
-
-/// Sorts `v` and returns its median (mean of the middle two for even lengths).
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort();
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2
-    }
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-fn fail(msg: &str) -> ! {
-    eprintln!("ratings bench: FAILED: {msg}");
-    std::process::exit(1)
 }

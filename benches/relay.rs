@@ -20,30 +20,24 @@
 //! default 5). Without `--bench` on the command line (e.g. under
 //! `cargo test --benches`) it does nothing.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use common::{build_example, compile_bot, fail, median, run};
 
 const ROUNDS: u64 = 10_000;
 const GAMES: u64 = 2;
 const GOAL: f64 = 1.5;
 
 fn main() {
-    if !std::env::args().any(|a| a == "--bench") {
-        println!("relay bench: skipped (run it with `cargo bench --bench relay`)");
+    if !common::should_run("relay") {
         return;
     }
-    let reps: usize = match std::env::var("ARENA_BENCH_REPS") {
-        Ok(s) => match s.trim().parse() {
-            Ok(n) if n > 0 => n,
-            _ => fail(&format!(
-                "ARENA_BENCH_REPS must be a positive integer, got {s:?}"
-            )),
-        },
-        Err(_) => 5,
-    };
+    let reps = common::reps();
 
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let arena = PathBuf::from(env!("CARGO_BIN_EXE_arena"));
     let tmp = tempfile::Builder::new()
         .prefix("arena-relay-bench-")
@@ -51,8 +45,8 @@ fn main() {
         .unwrap_or_else(|e| fail(&format!("cannot create temp dir: {e}")));
     let tmp = tmp.path();
 
-    let bot = compile_bot(manifest, tmp);
-    let baseline = build_baseline(manifest);
+    let bot = compile_bot("roshambo/random.c", tmp, "rps");
+    let baseline = build_example("relay_baseline");
     let out_dir = tmp.join("out");
 
     let baseline_cmd = || {
@@ -129,82 +123,4 @@ fn main() {
         "  ratio arena/baseline: {ratio:.2}x   goal: <= {GOAL}x   {}",
         if ratio <= GOAL { "PASS" } else { "MISS" }
     );
-}
-
-/// Runs `cmd` to completion, capturing its output; returns the wall time.
-/// Fails the benchmark loudly if it cannot start or exits non-zero.
-fn run(name: &str, mut cmd: Command) -> (Duration, Output) {
-    cmd.stdin(Stdio::null());
-    let start = Instant::now();
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| fail(&format!("{name}: cannot start {cmd:?}: {e}")));
-    let elapsed = start.elapsed();
-    if !out.status.success() {
-        fail(&format!(
-            "{name} failed ({})\n  command: {cmd:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            out.status,
-            tail(&out.stdout),
-            tail(&out.stderr),
-        ));
-    }
-    (elapsed, out)
-}
-
-/// Sorts `v` and returns its median (mean of the middle two for even lengths).
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort();
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2
-    }
-}
-
-/// `cc -O2 -o <tmp>/rps bots/roshambo/random.c`
-fn compile_bot(manifest: &Path, tmp: &Path) -> PathBuf {
-    let src = manifest.join("bots/roshambo/random.c");
-    if !src.is_file() {
-        fail(&format!("bot source not found: {}", src.display()));
-    }
-    let exe = tmp.join("rps");
-    let mut cmd = Command::new("cc");
-    cmd.arg("-O2").arg("-o").arg(&exe).arg(&src);
-    run("cc", cmd);
-    exe
-}
-
-/// Builds `examples/relay_baseline.rs` in release mode (same target dir as
-/// this bench) and returns the path cargo reports for the executable.
-fn build_baseline(manifest: &Path) -> PathBuf {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.current_dir(manifest).args([
-        "build",
-        "--quiet",
-        "--release",
-        "--example",
-        "relay_baseline",
-        "--message-format=json",
-    ]);
-    cmd.stderr(Stdio::inherit());
-    let (_, out) = run("cargo build --example relay_baseline", cmd);
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["reason"] == "compiler-artifact" && v["target"]["name"] == "relay_baseline")
-        .find_map(|v| v["executable"].as_str().map(PathBuf::from))
-        .unwrap_or_else(|| fail("cargo did not report a relay_baseline executable"))
-}
-
-fn tail(bytes: &[u8]) -> String {
-    let s = String::from_utf8_lossy(bytes);
-    let lines: Vec<&str> = s.lines().collect();
-    lines[lines.len().saturating_sub(40)..].join("\n")
-}
-
-fn fail(msg: &str) -> ! {
-    eprintln!("relay bench: FAILED: {msg}");
-    std::process::exit(1)
 }

@@ -18,6 +18,7 @@
 
 #[path = "../tests/browser/mod.rs"]
 mod browser;
+mod common;
 
 use std::path::Path;
 use std::process::Command;
@@ -92,15 +93,10 @@ fn measure(b: &browser::Browser, dir: &Path, last_game: usize, t: &mut Times) {
 }
 
 fn main() {
-    if !std::env::args().any(|a| a == "--bench") {
-        println!("report bench: skipped (run it with `cargo bench --bench report`)");
+    if !common::should_run("report") {
         return;
     }
-    let reps: usize = std::env::var("ARENA_BENCH_REPS")
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or(5);
+    let reps = common::reps();
     let tmp = tempfile::tempdir().unwrap();
     let (small, big) = (tmp.path().join("small"), tmp.path().join("big"));
     println!("report bench: playing 120 and 10,080 connect4 games (about a minute)...");

@@ -22,7 +22,11 @@
 //! default 5). Without `--bench` on the command line (e.g. under
 //! `cargo test --benches`) it does nothing.
 
+mod common;
+
 use std::time::{Duration, Instant};
+
+use common::{env_count, fail, median};
 
 use arena::schedule::swiss::{Pairing, SwissPlayer, pair_round};
 
@@ -30,11 +34,10 @@ const PLAYERS: usize = 1_000;
 const GOAL: Duration = Duration::from_secs(1);
 
 fn main() {
-    if !std::env::args().any(|a| a == "--bench") {
-        println!("swiss bench: skipped (run it with `cargo bench --bench swiss`)");
+    if !common::should_run("swiss") {
         return;
     }
-    let reps = env_count("ARENA_BENCH_REPS", 5);
+    let reps = common::reps();
     let rounds = env_count("ARENA_BENCH_SWISS_ROUNDS", 5);
 
     // Simulate the rounds before the one we time.
@@ -184,26 +187,6 @@ fn quality(players: &[SwissPlayer], p: &Pairing) -> String {
         "(rematches {}, sum (2*gap)^2 {gaps}, seat imbalance >= 2: {seat_over})",
         p.rematches(players)
     )
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn env_count(name: &str, default: usize) -> usize {
-    match std::env::var(name) {
-        Ok(s) => match s.trim().parse() {
-            Ok(n) if n > 0 => n,
-            _ => fail(&format!("{name} must be a positive integer, got {s:?}")),
-        },
-        Err(_) => default,
-    }
-}
-
-fn fail(msg: &str) -> ! {
-    eprintln!("swiss bench: {msg}");
-    std::process::exit(1);
 }
 
 /// splitmix64, for a fixed-seed simulation.

@@ -1,8 +1,9 @@
 //! Minimal roshambo relay: the floor any referee must pay.
 //!
-//! Usage: `relay_baseline BOT_CMD ROUNDS`
+//! Usage: `relay_baseline BOT_CMD ROUNDS [GAMES [JOBS]]`
 //!
-//! Spawns `BOT_CMD` twice (as players "a" and "b") with piped stdin/stdout,
+//! Plays GAMES games (default 1), JOBS at a time on as many threads (default 1). For each game it
+//! spawns `BOT_CMD` twice (as players "a" and "b") with piped stdin/stdout,
 //! sends each the three header lines (own name, opponent name, rounds), then
 //! for every round reads one line from each bot and writes each bot the
 //! other's line. No validation, no timeouts, no scoring, no logging: the
@@ -10,10 +11,12 @@
 //! bots are waited for. Exits non-zero if a bot misbehaves (EOF early or a
 //! non-zero exit status). Prints nothing on success.
 //!
-//! Used by `benches/relay.rs` as the baseline for `arena duel`.
+//! Used by `benches/relay.rs` as the baseline for `arena duel`, and by `benches/throughput.rs`
+//! (many one-round games at once) as the baseline for `arena run`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio, exit};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 struct Bot {
     child: Child,
@@ -62,16 +65,7 @@ fn recv(bot: &mut Bot, who: &str, buf: &mut String, round: u64) {
     }
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() != 3 {
-        die("usage: relay_baseline BOT_CMD ROUNDS");
-    }
-    let cmd = &args[1];
-    let rounds: u64 = args[2]
-        .parse()
-        .unwrap_or_else(|_| die(&format!("bad ROUNDS: {}", args[2])));
-
+fn play(cmd: &str, rounds: u64) {
     let mut a = spawn(cmd);
     let mut b = spawn(cmd);
     send(&mut a, "a", format!("a\nb\n{rounds}\n").as_bytes());
@@ -96,4 +90,31 @@ fn main() {
             Err(e) => die(&format!("wait for {who}: {e}")),
         }
     }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if !(3..=5).contains(&args.len()) {
+        die("usage: relay_baseline BOT_CMD ROUNDS [GAMES [JOBS]]");
+    }
+    let number = |i: usize, what: &str| -> u64 {
+        args.get(i).map_or(1, |a| {
+            a.parse()
+                .ok()
+                .filter(|&n| n > 0)
+                .unwrap_or_else(|| die(&format!("bad {what}: {a}")))
+        })
+    };
+    let cmd = &args[1];
+    let (rounds, games, jobs) = (number(2, "ROUNDS"), number(3, "GAMES"), number(4, "JOBS"));
+    let next = AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| {
+                while next.fetch_add(1, Ordering::Relaxed) < games {
+                    play(cmd, rounds);
+                }
+            });
+        }
+    });
 }

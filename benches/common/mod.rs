@@ -1,0 +1,117 @@
+//! What the benchmarks share: when to run, repetitions, running and timing commands, medians,
+//! and building the compiled bots and baseline programs they measure against.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+pub const MANIFEST: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Benchmarks run only under `cargo bench` (which passes `--bench`), not under
+/// `cargo test --benches` or clippy's builds.
+pub fn should_run(name: &str) -> bool {
+    let run = std::env::args().any(|a| a == "--bench");
+    if !run {
+        println!("{name} bench: skipped (run it with `cargo bench --bench {name}`)");
+    }
+    run
+}
+
+/// A positive count from the environment, or `default`.
+pub fn env_count(var: &str, default: usize) -> usize {
+    match std::env::var(var) {
+        Ok(s) => match s.trim().parse() {
+            Ok(n) if n > 0 => n,
+            _ => fail(&format!("{var} must be a positive integer, got {s:?}")),
+        },
+        Err(_) => default,
+    }
+}
+
+/// Repetitions: `ARENA_BENCH_REPS`, default 5.
+pub fn reps() -> usize {
+    env_count("ARENA_BENCH_REPS", 5)
+}
+
+pub fn fail(msg: &str) -> ! {
+    eprintln!("bench: FAILED: {msg}");
+    std::process::exit(1)
+}
+
+/// Sorts `v` and returns its median (the mean of the middle two for even lengths).
+pub fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2
+    }
+}
+
+pub fn tail(bytes: &[u8]) -> String {
+    let s = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = s.lines().collect();
+    lines[lines.len().saturating_sub(40)..].join("\n")
+}
+
+/// Runs `cmd` to completion, capturing its output; returns the wall time. Fails the benchmark
+/// loudly if it cannot start or exits non-zero: a number from a broken run means nothing.
+pub fn run(name: &str, mut cmd: Command) -> (Duration, Output) {
+    cmd.stdin(Stdio::null());
+    let start = Instant::now();
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| fail(&format!("{name}: cannot start {cmd:?}: {e}")));
+    let elapsed = start.elapsed();
+    if !out.status.success() {
+        fail(&format!(
+            "{name} failed ({})\n  command: {cmd:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            out.status,
+            tail(&out.stdout),
+            tail(&out.stderr),
+        ));
+    }
+    (elapsed, out)
+}
+
+/// `cc -O2 -o DIR/NAME bots/SOURCE`: an example bot, compiled.
+pub fn compile_bot(source: &str, dir: &Path, name: &str) -> PathBuf {
+    let src = Path::new(MANIFEST).join("bots").join(source);
+    if !src.is_file() {
+        fail(&format!("bot source not found: {}", src.display()));
+    }
+    let exe = dir.join(name);
+    let mut cmd = Command::new("cc");
+    cmd.arg("-O2").arg("-o").arg(&exe).arg(&src);
+    run("cc", cmd);
+    exe
+}
+
+/// Builds an example program (a baseline) in release mode, in the same target folder as the
+/// bench, and returns the path cargo reports for it.
+pub fn build_example(name: &str) -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(MANIFEST).args([
+        "build",
+        "--quiet",
+        "--release",
+        "--example",
+        name,
+        "--message-format=json",
+    ]);
+    cmd.stderr(Stdio::inherit());
+    let (_, out) = run(&format!("cargo build --example {name}"), cmd);
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["reason"] == "compiler-artifact" && v["target"]["name"] == name)
+        .find_map(|v| v["executable"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| fail(&format!("cargo did not report the {name} executable")))
+}
+
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}

@@ -1,0 +1,92 @@
+//! Throughput benchmark: how many short games a second does `arena run` play, against spawning
+//! and relaying them directly?
+//!
+//! 1,000 one-round roshambo games between two copies of the compiled example bot
+//! `bots/roshambo/random.c`, as many at a time as there are cores, two ways, alternating:
+//!
+//!   (a) baseline: `examples/relay_baseline.rs BOT 1 1000 CORES`: threads that each spawn two
+//!       bots, relay one round, close, reap, and go again. No logs, no records, no checks.
+//!   (b) arena: `arena run` of a two-bot round-robin with 1,000 games per pairing and
+//!       `--jobs CORES`: every game checked, logged and synced to disk, games.csv synced, the
+//!       standings and the report written at the end.
+//!
+//! Each arena run writes into a fresh folder. Prints games per second for both (median of
+//! `ARENA_BENCH_REPS`, default 5) and the ratio arena/baseline. Goal: at least 0.8.
+//!
+//! Run: `cargo bench --bench throughput`. Without `--bench` on the command line it does nothing.
+
+mod common;
+
+use std::process::Command;
+use std::time::Duration;
+
+use common::{build_example, compile_bot, median, run};
+
+const GAMES: u32 = 1000;
+const GOAL: f64 = 0.8;
+
+fn main() {
+    if !common::should_run("throughput") {
+        return;
+    }
+    let reps = common::reps();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let tmp = tempfile::Builder::new()
+        .prefix("arena-throughput-bench-")
+        .tempdir()
+        .unwrap_or_else(|e| common::fail(&format!("cannot create a temp dir: {e}")));
+    let tmp = tmp.path();
+    let bot = compile_bot("roshambo/random.c", tmp, "rps");
+    let baseline = build_example("relay_baseline");
+    let arena = env!("CARGO_BIN_EXE_arena");
+    let spec = tmp.join("spec.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"throughput\"\ngame = \"roshambo\"\nformat = \"round-robin\"\n\
+             games_per_pairing = {GAMES}\nseed = 1\ntimeout = 10\n\n[params]\nrounds = 1\n\n\
+             [[bot]]\nname = \"a\"\ncommand = \"{0}\"\n\n[[bot]]\nname = \"b\"\ncommand = \"{0}\"\n",
+            bot.display()
+        ),
+    )
+    .unwrap();
+
+    let baseline_cmd = || {
+        let mut c = Command::new(&baseline);
+        c.arg(&bot)
+            .args(["1", &GAMES.to_string(), &cores.to_string()]);
+        c
+    };
+    let mut runs = 0;
+    let mut arena_cmd = || {
+        runs += 1;
+        let mut c = Command::new(arena);
+        c.arg("run")
+            .arg(&spec)
+            .args(["--jobs", &cores.to_string(), "--out"])
+            .arg(tmp.join(format!("out-{runs}")));
+        c
+    };
+
+    println!(
+        "throughput bench: {GAMES} one-round roshambo games, {cores} at a time, {reps} rep(s) + 1 warm-up"
+    );
+    run("baseline", baseline_cmd());
+    run("arena run", arena_cmd());
+    let (mut tb, mut ta) = (Vec::new(), Vec::new());
+    for _ in 0..reps {
+        tb.push(run("baseline", baseline_cmd()).0);
+        ta.push(run("arena run", arena_cmd()).0);
+    }
+    let (b, a) = (median(&mut tb), median(&mut ta));
+    let rate = |d: Duration| GAMES as f64 / d.as_secs_f64();
+    println!("\n  {:<16} {:>10} {:>10}", "", "games/s", "median ms");
+    for (name, d) in [("baseline relay", b), ("arena run", a)] {
+        println!("  {name:<16} {:>10.0} {:>10.0}", rate(d), common::ms(d));
+    }
+    let ratio = rate(a) / rate(b);
+    println!(
+        "\n  ratio arena/baseline: {ratio:.2}x   goal: >= {GOAL}x   {}",
+        if ratio >= GOAL { "PASS" } else { "MISS" }
+    );
+}
