@@ -288,6 +288,7 @@ pub async fn run(args: DuelArgs) -> Result<()> {
             format: "duel",
             names: &names,
             rows: &rows,
+            packed: None,
         },
     )?;
     eprintln!("arena: report in {}", page.display());

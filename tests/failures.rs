@@ -170,7 +170,10 @@ fn a_bot_that_fails_is_not_the_only_one_whose_stderr_is_kept() {
     let logs = dir.path().join("logs");
     let err = std::fs::read_to_string(logs.join("game-0001.seat0.stderr")).unwrap();
     assert_eq!(err, "thinking hard\n");
-    assert!(logs.join("game-0001.seat1.stderr").exists());
+    assert!(
+        !logs.join("game-0001.seat1.stderr").exists(),
+        "a bot that said nothing leaves no stderr file"
+    );
 }
 
 #[test]

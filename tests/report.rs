@@ -47,7 +47,7 @@ fn unpack(line: &str) -> Value {
         .decode(line)
         .unwrap();
     let mut json = String::new();
-    flate2::read::GzDecoder::new(&bytes[..])
+    flate2::read::ZlibDecoder::new(&bytes[..])
         .read_to_string(&mut json)
         .unwrap();
     serde_json::from_str(&json).unwrap()

@@ -389,6 +389,11 @@ fn a_gauntlet_writes_grades_with_the_first_failures_stderr() {
             ("ref", "builtin:counter", "seed = true"),
             ("good", "builtin:random", ""),
             ("crashy", &crasher, ""),
+            (
+                "loud",
+                "python3 -c 'import sys; print(sys.argv[1], file=sys.stderr); sys.exit(3)' oops",
+                "",
+            ),
         ],
     );
     arena()
@@ -406,13 +411,17 @@ fn a_gauntlet_writes_grades_with_the_first_failures_stderr() {
     assert_eq!(crashy["crashes"], "2");
     assert_eq!(crashy["vs ref"], "0/2");
     assert!(crashy["first_failure"].ends_with("(crash)"));
-    assert!(Path::new(&crashy["first_failure_stderr"]).is_file());
+    // It crashed without a word: there is no stderr file to point to.
+    assert_eq!(crashy["first_failure_stderr"], "");
+    let loud = grades.iter().find(|g| g["student"] == "loud").unwrap();
+    let said = std::fs::read_to_string(&loud["first_failure_stderr"]).unwrap();
+    assert_eq!(said, "oops\n");
     let good = grades.iter().find(|g| g["student"] == "good").unwrap();
     assert_eq!(good["first_failure"], "");
     assert_eq!(
         games(&out).len(),
-        4,
-        "the reference plays each student twice, never itself"
+        6,
+        "the reference plays each of the 3 students twice, never itself"
     );
 }
 

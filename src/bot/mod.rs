@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 pub mod process;
 pub mod reaper;
+pub mod workdir;
 
 /// One folder for everything arena makes for its bots (working directories, FIFOs), so that a
 /// sandbox can hide all of it at once. Made on first use; `remove_scratch` removes it at exit.

@@ -134,7 +134,7 @@ struct Process {
     terminated: bool,
     stderr_task: JoinHandle<()>,
     // Removed when the game is over; kept alive until then.
-    _workdir: Option<tempfile::TempDir>,
+    _workdir: Option<super::workdir::WorkDir>,
     _fifo_dir: Option<tempfile::TempDir>,
 }
 
@@ -263,8 +263,7 @@ impl Connection {
         let (workdir, dir) = match &spec.dir {
             Some(d) => (None, d.clone()),
             None => {
-                let t = super::scratch()
-                    .and_then(|root| tempfile::Builder::new().prefix("bot-").tempdir_in(root))
+                let t = super::workdir::WorkDir::take()
                     .map_err(|e| crash(format!("could not create a working directory: {e}")))?;
                 let p = t.path().to_path_buf();
                 (Some(t), p)
@@ -588,7 +587,10 @@ async fn capture(read: std::io::PipeReader, path: PathBuf, limits: IoLimits) {
     let Ok(mut rx) = pipe::Receiver::from_owned_fd(read.into()) else {
         return;
     };
-    let mut file = File::create(&path).ok();
+    // Made at the first byte: most bots say nothing, and a file per bot per game is a real
+    // part of a short game's cost.
+    let mut file: Option<File> = None;
+    let mut failed = false;
     let mut kept = 0u64;
     let mut dropped = 0u64;
     let mut buf = vec![0u8; 8192];
@@ -597,6 +599,10 @@ async fn capture(read: std::io::PipeReader, path: PathBuf, limits: IoLimits) {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        if file.is_none() && !failed {
+            file = File::create(&path).ok();
+            failed = file.is_none();
+        }
         let room = limits.stderr_cap.saturating_sub(kept) as usize;
         let keep = n.min(room);
         if keep > 0
@@ -605,6 +611,7 @@ async fn capture(read: std::io::PipeReader, path: PathBuf, limits: IoLimits) {
             // A full disk must not stop the game: stop keeping, keep draining.
             if f.write_all(&buf[..keep]).is_err() {
                 file = None;
+                failed = true;
             }
         }
         kept += keep as u64;

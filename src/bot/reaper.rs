@@ -37,8 +37,30 @@ pub fn release(pid: i32) {
     OWNED.lock().unwrap_or_else(|e| e.into_inner()).remove(&pid);
 }
 
-/// The pids of arena's own children, read from /proc.
+/// The pids of arena's own children. Each thread's `children` file lists the processes it
+/// forked and the orphans given to it: a handful of reads, where scanning all of /proc reads a
+/// file per process on the machine. The scan remains for kernels without those files.
 fn children() -> Vec<i32> {
+    let mut pids = Vec::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return scan_children();
+    };
+    for task in tasks.filter_map(|t| t.ok()) {
+        match std::fs::read_to_string(task.path().join("children")) {
+            Ok(list) => pids.extend(
+                list.split_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok()),
+            ),
+            // A thread that ended meanwhile has no file: it had no children to leave either.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(_) => return scan_children(),
+        }
+    }
+    pids
+}
+
+/// The same, from every process's parent pid in /proc.
+fn scan_children() -> Vec<i32> {
     let me = std::process::id() as i32;
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -72,4 +94,25 @@ pub fn sweep() -> usize {
         let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::__WALL));
     }
     orphans.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_children_files_and_the_scan_both_find_a_child() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        // Other tests start processes at the same time: compare only on this one.
+        let (fast, slow) = (children(), scan_children());
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(fast.contains(&pid), "{fast:?} lacks {pid}");
+        assert!(slow.contains(&pid), "{slow:?} lacks {pid}");
+        assert!(!children().contains(&pid), "a reaped child is gone");
+    }
 }

@@ -192,9 +192,49 @@ impl Wire<'_> {
     }
 }
 
-/// Play one game to its end. Bots that misbehave lose the game; only arena's own failures (a log
-/// that cannot be written) are errors.
+/// Play one game to its end, its log on disk. Bots that misbehave lose the game; only arena's own
+/// failures (a log that cannot be written) are errors.
 pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
+    play_unsynced(setup).await?.durable().await
+}
+
+/// A game played out whose log is written but not yet synced to disk.
+pub struct Played {
+    pub record: GameRecord,
+    log: GameLog,
+    result: serde_json::Value,
+}
+
+impl Played {
+    /// Write the result into the log and wait for the disk. On the blocking pool: a runtime
+    /// thread would stop relaying other games meanwhile.
+    pub async fn durable(self) -> Result<GameRecord> {
+        Ok(self.durable_then(|_| ()).await?.0)
+    }
+
+    /// The same, then `then` on the record, in the same trip to the blocking pool.
+    pub async fn durable_then<T: Send + 'static>(
+        self,
+        then: impl FnOnce(&GameRecord) -> T + Send + 'static,
+    ) -> Result<(GameRecord, T)> {
+        let Played {
+            record,
+            log,
+            result,
+        } = self;
+        tokio::task::spawn_blocking(move || {
+            log.finish(result)?;
+            let t = then(&record);
+            Ok((record, t))
+        })
+        .await
+        .map_err(|e| Error::Failed(format!("writing a game log: {e}")))?
+    }
+}
+
+/// Play one game to its end; the caller makes the log durable (`Played::durable`), so that a
+/// tournament can start the next game while the disk catches up.
+pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
     let names = [setup.players[0].name.clone(), setup.players[1].name.clone()];
     let seating = Seating {
         names: names.clone(),
@@ -300,8 +340,11 @@ pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
         log: setup.log_path.display().to_string(),
     };
     let result = serde_json::to_value(&record).expect("a record serialises");
-    wire.log.finish(result)?;
-    Ok(record)
+    Ok(Played {
+        record,
+        log: wire.log,
+        result,
+    })
 }
 
 async fn close(io: SeatIo) -> Option<String> {

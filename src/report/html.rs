@@ -3,9 +3,10 @@
 //! that steps through any game with its board and the bots' stderr.
 //!
 //! The page is a fixed template (assets/) filled with two blocks of data: a small JSON document
-//! for the tables, and one gzipped line per game for the viewer, which the page unpacks only
+//! for the tables, and one compressed line per game for the viewer, which the page unpacks only
 //! when that game is opened. So a report of 10,000 games opens as fast as one of 10.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -40,6 +41,9 @@ pub struct ReportInput<'a> {
     /// Every bot, in the spec's order.
     pub names: &'a [String],
     pub rows: &'a [GameRow],
+    /// Games already packed (by `pack`), by id: a tournament packs each game as it finishes,
+    /// so the report at the end does not replay them all at once.
+    pub packed: Option<&'a BTreeMap<u64, String>>,
 }
 
 #[derive(Serialize)]
@@ -130,9 +134,9 @@ fn log_file(dir: &Path, row: &GameRow) -> PathBuf {
         .join(recorded.file_name().unwrap_or_default())
 }
 
-/// One game for the viewer: its frames and stderr as gzipped JSON in base64, or `!` and why
+/// One game for the viewer: its frames and stderr as zlib-compressed JSON in base64, or `!` and why
 /// it cannot be shown.
-fn packed_game(log: &Path) -> String {
+pub fn pack(log: &Path) -> String {
     let view = match game_view(log) {
         Ok(v) => v,
         Err(e) => return format!("!{e}").replace(['\n', '<'], " "),
@@ -140,14 +144,31 @@ fn packed_game(log: &Path) -> String {
     // One write: the encoder does work per call (zeroing its output buffer), and serde_json
     // writes token by token.
     let json = serde_json::to_vec(&view).expect("a view serialises");
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all(&json).expect("writing to memory");
-    let bytes = gz.finish().expect("writing to memory");
+    let bytes = compress(&json);
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-/// Pack every game, on all cores: replaying ten thousand logs is the report's main cost.
-fn packed_games(dir: &Path, rows: &[GameRow]) -> Vec<String> {
+/// zlib, with one compressor per thread reused from game to game: making one allocates and
+/// clears a few hundred KiB, more than compressing a short game's frames.
+fn compress(data: &[u8]) -> Vec<u8> {
+    thread_local! {
+        static ENCODER: std::cell::RefCell<Option<flate2::write::ZlibEncoder<Vec<u8>>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    ENCODER.with_borrow_mut(|slot| {
+        let mut z = slot.take().unwrap_or_else(|| {
+            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default())
+        });
+        z.write_all(data).expect("writing to memory");
+        let out = z.reset(Vec::new()).expect("writing to memory");
+        *slot = Some(z);
+        out
+    })
+}
+
+/// Pack every game not packed yet, on all cores: replaying ten thousand logs is the report's
+/// main cost.
+fn packed_games(dir: &Path, rows: &[GameRow], done: Option<&BTreeMap<u64, String>>) -> Vec<String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = rows.len().div_ceil(threads).max(1);
     std::thread::scope(|s| {
@@ -156,7 +177,10 @@ fn packed_games(dir: &Path, rows: &[GameRow]) -> Vec<String> {
             .map(|part| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|r| packed_game(&log_file(dir, r)))
+                        .map(|r| match done.and_then(|d| d.get(&r.id)) {
+                            Some(p) => p.clone(),
+                            None => pack(&log_file(dir, r)),
+                        })
                         .collect::<Vec<_>>()
                 })
             })
@@ -219,7 +243,7 @@ pub fn render(dir: &Path, input: &ReportInput) -> String {
         failures: failures(input.names, input.rows),
         games,
     };
-    let packed = packed_games(dir, input.rows).join("\n");
+    let packed = packed_games(dir, input.rows, input.packed).join("\n");
     fill(
         TEMPLATE,
         &[
@@ -297,6 +321,7 @@ pub fn report_command(dir: &Path, title: Option<String>) -> Result<()> {
             format: "results",
             names: &names,
             rows: &rows,
+            packed: None,
         },
     )?;
     eprintln!(
@@ -352,6 +377,7 @@ mod tests {
                 format: "duel",
                 names: &names,
                 rows: &rows,
+                packed: None,
             },
         );
         assert_eq!(page.matches("</script>").count(), 3, "only the page's own");

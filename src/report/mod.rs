@@ -375,7 +375,13 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
         match first {
             Some((row, seat)) => {
                 line.push(format!("game {} ({})", row.id, row.reason));
-                line.push(stderr_path(Path::new(&row.log), seat).display().to_string());
+                // A bot that said nothing has no stderr file.
+                let path = stderr_path(Path::new(&row.log), seat);
+                line.push(if path.exists() {
+                    path.display().to_string()
+                } else {
+                    String::new()
+                });
             }
             None => line.extend([String::new(), String::new()]),
         }

@@ -14,7 +14,7 @@ use crate::bot::process::IoLimits;
 use crate::duel::finished_line;
 use crate::error::{Error, Result};
 use crate::games::derive_seed;
-use crate::referee::{self, GameRecord, MatchSetup, Player};
+use crate::referee::{self, MatchSetup, Played, Player};
 use crate::report::{self, GameRow};
 use crate::schedule::Planned;
 use crate::schedule::round_robin::{gauntlet, round_robin};
@@ -110,6 +110,10 @@ struct Results {
     names: Vec<String>,
     spec: Spec,
     last_tables: Instant,
+    /// Each game of this run packed for the report's viewer as it finished.
+    packed: BTreeMap<u64, String>,
+    /// Each bot's points so far, for the progress line (kept up to date, not summed per game).
+    points: BTreeMap<String, f64>,
 }
 
 impl Results {
@@ -132,20 +136,24 @@ impl Results {
             dir: dir.to_path_buf(),
             games,
             names: report::bot_names(&order, &rows),
+            points: tally(BTreeMap::new(), &rows),
             rows,
             spec: spec.clone(),
             last_tables: Instant::now(),
+            packed: BTreeMap::new(),
         })
     }
 
-    /// A finished game goes to disk, synced, before it counts.
-    fn record(&mut self, row: GameRow) -> Result<()> {
+    /// Finished games go to disk, synced, before they count: several at once share the sync.
+    fn record(&mut self, rows: Vec<GameRow>) -> Result<()> {
         let context = || format!("appending to {}", self.dir.join("games.csv").display());
+        let bytes: Vec<u8> = rows.iter().flat_map(report::csv_line).collect();
         self.games
-            .write_all(&report::csv_line(&row))
+            .write_all(&bytes)
             .and_then(|_| self.games.sync_data())
             .map_err(Error::io(context()))?;
-        self.rows.push(row);
+        self.points = tally(std::mem::take(&mut self.points), &rows);
+        self.rows.extend(rows);
         // Tables are cheap to rebuild but not free: at most every two seconds while running.
         if self.last_tables.elapsed() > Duration::from_secs(2) {
             self.write_tables()?;
@@ -192,21 +200,26 @@ impl Results {
                 format: self.spec.format.as_str(),
                 names: &self.names,
                 rows: &self.rows,
+                packed: Some(&self.packed),
             },
         )
     }
 
     fn leader(&self) -> Option<(String, f64)> {
-        let mut points: BTreeMap<&str, f64> = BTreeMap::new();
-        for r in &self.rows {
-            *points.entry(&r.seat0).or_default() += r.score0;
-            *points.entry(&r.seat1).or_default() += r.score1;
-        }
-        points
-            .into_iter()
-            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(a.0)))
-            .map(|(n, p)| (n.to_string(), p))
+        self.points
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
+            .map(|(n, p)| (n.clone(), *p))
     }
+}
+
+/// Add the rows' points to each bot's.
+fn tally(mut points: BTreeMap<String, f64>, rows: &[GameRow]) -> BTreeMap<String, f64> {
+    for r in rows {
+        *points.entry(r.seat0.clone()).or_default() += r.score0;
+        *points.entry(r.seat1.clone()).or_default() += r.score1;
+    }
+    points
 }
 
 /// A run killed while appending can leave half a line at the end of `games.csv`: that game was
@@ -580,15 +593,18 @@ async fn play_all(
     stop: &mut Stop,
 ) -> Result<()> {
     let mut queue = todo.into_iter();
-    let mut running: JoinSet<(Job, Result<GameRecord>)> = JoinSet::new();
-    // Once no more signals can come, stop asking.
-    let mut listening = true;
-    loop {
+    let mut running: JoinSet<(Job, Result<Played>)> = JoinSet::new();
+    let refill = |running: &mut JoinSet<_>, queue: &mut std::vec::IntoIter<Job>, stop: &Stop| {
         while running.len() < jobs && *stop.borrow() == 0 {
             let Some(job) = queue.next() else { break };
             let setup = setup(spec, dir, &job);
-            running.spawn(async move { (job, referee::play(setup).await) });
+            running.spawn(async move { (job, referee::play_unsynced(setup).await) });
         }
+    };
+    // Once no more signals can come, stop asking.
+    let mut listening = true;
+    loop {
+        refill(&mut running, &mut queue, stop);
         let done = tokio::select! {
             done = running.join_next() => done,
             changed = stop.changed(), if listening => {
@@ -604,11 +620,40 @@ async fn play_all(
             }
         };
         let Some(done) = done else { break };
-        let (job, record) = done.map_err(|e| Error::Failed(format!("a game task failed: {e}")))?;
-        let record = record?;
-        let row = GameRow::new(job.id, job.planned.round, &record);
-        results.record(row)?;
-        progress.finished(&finished_line(job.id as usize, &record), results.leader());
+        // The next games start before this one's logs and record reach the disk; the games that
+        // finished meanwhile share one sync of games.csv.
+        let mut finished = vec![done];
+        refill(&mut running, &mut queue, stop);
+        while let Some(more) = running.try_join_next() {
+            finished.push(more);
+        }
+        refill(&mut running, &mut queue, stop);
+        let mut syncing = Vec::new();
+        for done in finished {
+            let (job, played) =
+                done.map_err(|e| Error::Failed(format!("a game task failed: {e}")))?;
+            let played = played?;
+            // Packed for the report while the log is in the page cache, and while other games
+            // play, rather than all at the end.
+            syncing.push((
+                job,
+                tokio::spawn(played.durable_then(|r| report::html::pack(Path::new(&r.log)))),
+            ));
+        }
+        let mut rows = Vec::new();
+        let mut lines = Vec::new();
+        for (job, sync) in syncing {
+            let (record, packed) = sync
+                .await
+                .map_err(|e| Error::Failed(format!("a game task failed: {e}")))??;
+            results.packed.insert(job.id, packed);
+            rows.push(GameRow::new(job.id, job.planned.round, &record));
+            lines.push(finished_line(job.id as usize, &record));
+        }
+        results.record(rows)?;
+        for line in lines {
+            progress.finished(&line, results.leader());
+        }
     }
     Ok(())
 }

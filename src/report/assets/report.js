@@ -1,6 +1,6 @@
 "use strict";
 // arena's report: everything is drawn here from the JSON in #arena-data; each game's frames sit
-// gzipped in one line of #arena-games and are unpacked only when the game is opened.
+// compressed (zlib) in one line of #arena-games and are unpacked only when the game is opened.
 
 const D = JSON.parse(document.getElementById("arena-data").textContent);
 const SVG = "http://www.w3.org/2000/svg";
@@ -231,7 +231,7 @@ function packedLine(i) {
 
 async function unpack(line) {
   const bytes = Uint8Array.from(atob(line), (c) => c.charCodeAt(0));
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
   return JSON.parse(await new Response(stream).text());
 }
 

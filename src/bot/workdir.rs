@@ -1,0 +1,90 @@
+//! Bots' working directories: every bot starts in an empty directory of its own, under the
+//! scratch folder. A directory the bot left empty is kept for the next bot rather than removed
+//! and made again: on some file systems (ext4 without a journal) every new inode is searched for
+//! past each one deleted in the last half minute, and two directories per game made that search
+//! most of arena's cost in a tournament of short games.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Empty directories ready for a bot.
+static POOL: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A bot's working directory; given back to the pool (or removed) when dropped, after the bot
+/// and everything it started are gone.
+#[derive(Debug)]
+pub struct WorkDir {
+    path: PathBuf,
+}
+
+impl WorkDir {
+    /// An empty directory, reused or new.
+    pub fn take() -> std::io::Result<WorkDir> {
+        let reused = POOL.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let path = match reused {
+            Some(p) => p,
+            None => tempfile::Builder::new()
+                .prefix("bot-")
+                .tempdir_in(super::scratch()?)?
+                .keep(),
+        };
+        Ok(WorkDir { path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        if reusable(&self.path) {
+            POOL.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(std::mem::take(&mut self.path));
+        }
+    }
+}
+
+/// Whether a bot left its directory as it found it. The bot may have changed the directory's
+/// mode (that is put back); what it left inside disqualifies the directory, which is removed,
+/// contents and all.
+fn reusable(path: &Path) -> bool {
+    let reset = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700));
+    let empty =
+        reset.is_ok() && std::fs::read_dir(path).is_ok_and(|mut entries| entries.next().is_none());
+    if !empty {
+        let _ = std::fs::remove_dir_all(path);
+    }
+    empty
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_emptied_directory_is_reused_with_its_mode_reset_and_a_used_one_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bot");
+        std::fs::create_dir(&path).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o500)).unwrap();
+        assert!(reusable(&path));
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        std::fs::create_dir(path.join(".hidden")).unwrap();
+        assert!(!reusable(&path));
+        assert!(!path.exists(), "removed, contents and all");
+    }
+
+    #[test]
+    fn a_directory_given_back_empty_is_taken_again() {
+        let first = WorkDir::take().unwrap();
+        let path = first.path().to_path_buf();
+        drop(first);
+        // Other tests take from the same pool: look among a few.
+        let taken: Vec<WorkDir> = (0..16).map(|_| WorkDir::take().unwrap()).collect();
+        assert!(taken.iter().any(|w| w.path() == path) || !POOL.lock().unwrap().contains(&path));
+    }
+}
