@@ -336,6 +336,9 @@ impl Connection {
         drop(cmd);
         let child = spawned.map_err(|e| crash(format!("could not start '{}': {e}", argv[0])))?;
         let pgid = Pid::from_raw(child.id().expect("a just-spawned child has a pid") as i32);
+        // The file is made at the bot's first byte: one left by an earlier attempt at this game
+        // (a resumed run) must not pass for what this bot said.
+        let _ = std::fs::remove_file(stderr_path);
         let stderr_task = tokio::spawn(capture(err_read, stderr_path.to_path_buf(), limits));
 
         let mut process = Process {

@@ -93,6 +93,9 @@ pub fn sweep() -> usize {
         // Only this pid: never collect the exit status of a process tokio is waiting for.
         let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::__WALL));
     }
+    drop(owned);
+    // No finished bot's descendant is left to write in the directories bots gave back.
+    super::workdir::recycle();
     orphans.len()
 }
 

@@ -4,7 +4,7 @@
 //!
 //! The page is a fixed template (assets/) filled with two blocks of data: a small JSON document
 //! for the tables, and one compressed line per game for the viewer, which the page unpacks only
-//! when that game is opened. So a report of 10,000 games opens as fast as one of 10.
+//! when that game is opened. So a report of 10,000 games opens in well under a second.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -123,23 +123,25 @@ fn failures(names: &[String], rows: &[GameRow]) -> Vec<[u32; 4]> {
     counts
 }
 
-/// Where a row's log is: as recorded (relative to where arena ran), or in `dir/logs` when the
-/// folder was moved since.
+/// Where a row's log is: in `dir/logs`, or as recorded (relative to where arena ran) for a log
+/// kept elsewhere. The folder's own comes first: a copied folder must not show the original's.
 fn log_file(dir: &Path, row: &GameRow) -> PathBuf {
     let recorded = PathBuf::from(&row.log);
-    if recorded.exists() {
-        return recorded;
-    }
-    dir.join("logs")
-        .join(recorded.file_name().unwrap_or_default())
+    let here = dir
+        .join("logs")
+        .join(recorded.file_name().unwrap_or_default());
+    if here.exists() { here } else { recorded }
 }
 
 /// One game for the viewer: its frames and stderr as zlib-compressed JSON in base64, or `!` and why
 /// it cannot be shown.
 pub fn pack(log: &Path) -> String {
-    let view = match game_view(log) {
-        Ok(v) => v,
-        Err(e) => return format!("!{e}").replace(['\n', '<'], " "),
+    // A game that cannot be drawn (even one a picture bug panics on) is shown as such, and the
+    // run and the rest of the report go on.
+    let view = match std::panic::catch_unwind(|| game_view(log)) {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => return format!("!{e}").replace(['\n', '<'], " "),
+        Err(_) => return format!("!drawing {} failed (a bug in arena)", log.display()),
     };
     // One write: the encoder does work per call (zeroing its output buffer), and serde_json
     // writes token by token.
@@ -192,11 +194,12 @@ fn packed_games(dir: &Path, rows: &[GameRow], done: Option<&BTreeMap<u64, String
     })
 }
 
-/// JSON to sit inside a `<script>` element: `</` would end it early.
+/// JSON to sit inside a `<script>` element: no `<` at all, since `</script>` would end it early
+/// and `<!--` would make the parser skip past the element's end.
 fn script_json<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value)
         .expect("report data serialises")
-        .replace("</", "<\\/")
+        .replace('<', "\\u003c")
 }
 
 fn escape_html(text: &str) -> String {
@@ -365,7 +368,11 @@ mod tests {
 
     #[test]
     fn hostile_bot_names_cannot_break_out_of_the_page() {
-        let names = ["</script><b>x".to_string(), "{{script}}".to_string()];
+        let names = [
+            "</script><b>x".to_string(),
+            "{{script}}".to_string(),
+            "<!--<script>".to_string(),
+        ];
         let rows = [row(1, 1, &names[0], &names[1], 1.0)];
         let dir = tempfile::tempdir().unwrap();
         let page = render(
@@ -384,9 +391,11 @@ mod tests {
         assert!(page.contains("&lt;title&gt;"));
         let start = page.find(r#"id="arena-data">"#).unwrap() + r#"id="arena-data">"#.len();
         let end = start + page[start..].find("</script>").unwrap();
+        assert!(!page[start..end].contains('<'), "no markup inside the data");
         let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
         assert_eq!(data["bots"][0], names[0]);
         assert_eq!(data["bots"][1], names[1]);
+        assert_eq!(data["bots"][2], names[2]);
         // The log is missing: the game is listed, and the viewer says why it cannot show it.
         let games = page.split(r#"id="arena-games">"#).nth(1).unwrap();
         let first = games.lines().next().unwrap();

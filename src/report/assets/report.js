@@ -192,7 +192,7 @@ function drawGames() {
     for (const g of D.games.slice(start, start + CHUNK)) {
       const failed = REASONS_FAILED.has(g[6]) ? " failed" : "";
       html += `<div class="g-row${failed}" id="row-${g[0]}" role="row"><span>${g[0]}</span><span>${g[1]}</span><span class="name">${esc(D.bots[g[2]])}</span><span>${pts(g[4])}–${pts(g[5])}</span>` +
-        `<span class="name">${esc(D.bots[g[3]])}</span><span class="name reason">${g[6]}</span><span>${g[7]}</span><span>${g[8]}</span>` +
+        `<span class="name">${esc(D.bots[g[3]])}</span><span class="name reason">${esc(g[6])}</span><span>${g[7]}</span><span>${g[8]}</span>` +
         `<span class="name"><a class="view" href="#game-${g[0]}">view</a> <a href="${esc(g[9])}">log</a></span></div>`;
     }
     html += "</div>";
@@ -222,7 +222,7 @@ function filterGames() {
 
 // ---------------------------------------------------------------- viewer
 let packed = null;
-const V = { game: null, view: null, frame: 0, viewIndex: 0, rows: [] };
+const V = { view: null, frame: 0, viewIndex: 0 };
 
 function packedLine(i) {
   if (packed === null) packed = document.getElementById("arena-games").textContent.split("\n");
@@ -235,27 +235,36 @@ async function unpack(line) {
   return JSON.parse(await new Response(stream).text());
 }
 
+let opening = 0;
+
 async function openGame(id) {
+  // Forget the game shown before, so that nothing of it stays under the new title; and a slow
+  // unpack must not overwrite a game opened after it.
+  const ticket = ++opening;
+  V.view = null;
+  $("v-controls").hidden = true;
+  $("v-board").textContent = "";
+  $("v-notes").textContent = "";
+  for (const s of [0, 1]) { $(`v-err-${s}`).textContent = ""; $(`v-err-title-${s}`).textContent = "stderr"; }
   const i = D.games.findIndex((g) => g[0] === id);
-  if (i < 0) { $("v-title").textContent = `There is no game ${id} in this report.`; return; }
+  if (i < 0) { $("v-title").textContent = `There is no game ${id} in this report.`; $("v-caption").textContent = ""; return; }
   const g = D.games[i];
   const names = [D.bots[g[2]], D.bots[g[3]]];
-  $("v-title").innerHTML = `Game ${g[0]} · round ${g[1]} · ${esc(names[0])} (seat 0) ${pts(g[4])}–${pts(g[5])} ${esc(names[1])} (seat 1) · ${g[6]} · ${g[7]} plies · <a href="${esc(g[9])}">log</a>`;
+  $("v-title").innerHTML = `Game ${g[0]} · round ${g[1]} · ${esc(names[0])} (seat 0) ${pts(g[4])}–${pts(g[5])} ${esc(names[1])} (seat 1) · ${esc(g[6])} · ${g[7]} plies · <a href="${esc(g[9])}">log</a>`;
   const line = packedLine(i);
-  let view;
   if (!line || line.startsWith("!")) {
-    $("v-controls").hidden = true;
-    $("v-board").textContent = "";
     $("v-caption").textContent = line ? `This game cannot be shown: ${line.slice(1)}` : "This game cannot be shown: its log is missing.";
     return;
   }
+  let view;
   try {
     view = await unpack(line);
   } catch (e) {
-    $("v-caption").textContent = `This game cannot be shown: ${e}`;
+    if (ticket === opening) $("v-caption").textContent = `This game cannot be shown: ${e}`;
     return;
   }
-  V.game = g; V.view = view; V.viewIndex = 0;
+  if (ticket !== opening) return;
+  V.view = view; V.viewIndex = 0;
   for (const s of [0, 1]) {
     $(`v-err-title-${s}`).textContent = `stderr of ${names[s]} (seat ${s})`;
     $(`v-err-${s}`).textContent = view.stderr[s] || "(nothing)";
@@ -382,13 +391,12 @@ function drawGrid(g, viewIndex) {
     svg.appendChild(t);
   });
   g.row_labels.forEach((label, r) => {
-    const [x, y] = centre(r, 0);
+    const y = centre(r, 0)[1];
     const first = hex ? Array.from({ length: g.cols }, (_, c) => c).find((c) => ground[r * g.cols + c] !== " ") ?? 0 : 0;
     const lx = hex ? centre(r, first)[0] + ox - size * 0.8 : margin * 0.5;
     const t = el("text", { x: lx, y: y + oy + size * 0.12, "text-anchor": "middle", "font-size": size * 0.35, fill: "#555" }, SVG);
     t.textContent = label;
     svg.appendChild(t);
-    void x;
   });
   return svg;
 }
