@@ -70,7 +70,7 @@ pub struct Fault {
 const MAX_DETAIL: usize = 300;
 
 /// The longest prefix of `text` no longer than `len` bytes, on a character boundary.
-fn head(text: &str, len: usize) -> &str {
+pub(crate) fn head(text: &str, len: usize) -> &str {
     let mut cut = len.min(text.len());
     while !text.is_char_boundary(cut) {
         cut -= 1;

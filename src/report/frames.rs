@@ -37,11 +37,11 @@ fn quote(line: &str) -> String {
     if line.len() <= MAX_QUOTE {
         return line.to_string();
     }
-    let mut cut = MAX_QUOTE;
-    while !line.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}… ({} bytes)", &line[..cut], line.len())
+    format!(
+        "{}… ({} bytes)",
+        crate::games::head(line, MAX_QUOTE),
+        line.len()
+    )
 }
 
 /// The end of a stderr capture, at most `STDERR_TAIL` bytes, saying what was left out.
