@@ -288,7 +288,6 @@ pub async fn run(args: DuelArgs) -> Result<()> {
             format: "duel",
             names: &names,
             rows: &rows,
-            packed: None,
         },
     )?;
     eprintln!("arena: report in {}", page.display());

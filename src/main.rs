@@ -24,7 +24,7 @@ fn main() {
                 resume,
                 shard,
             };
-            block_on_threads(arena::tournament::run(spec, opts))
+            block_on_tournament(arena::tournament::run(spec, opts))
         }),
         Command::Ratings { games, out } => arena::report::ratings_command(&games, out.as_deref()),
         Command::Report { dir, title } => arena::report::html::report_command(&dir, title),
@@ -45,12 +45,12 @@ fn main() {
     }
 }
 
-/// Tournaments play many games at once: one worker thread per core. They handle SIGINT and
-/// SIGTERM themselves, to finish what runs and write their tables.
-fn block_on_threads(
+/// Tournaments handle SIGINT and SIGTERM themselves, to finish what runs and write their tables.
+/// They spread their games over more single-threaded runtimes (`tournament::threads`).
+fn block_on_tournament(
     work: impl Future<Output = arena::error::Result<()>>,
 ) -> arena::error::Result<()> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("the runtime starts");

@@ -289,7 +289,7 @@ impl Connection {
         cmd.args(&argv[1..])
             .current_dir(&dir)
             .env_clear()
-            .envs(inherited_env())
+            .envs(inherited_env().iter().map(|(k, v)| (k, v)))
             .env("TMPDIR", &dir)
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .process_group(0)
@@ -497,10 +497,16 @@ pub const INHERITED_ENV: &[&str] = &[
     "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TERM",
 ];
 
-fn inherited_env() -> impl Iterator<Item = (String, std::ffi::OsString)> {
-    std::env::vars_os().filter_map(|(k, v)| {
-        let k = k.into_string().ok()?;
-        (INHERITED_ENV.contains(&k.as_str()) || k.starts_with("LC_")).then_some((k, v))
+fn inherited_env() -> &'static [(String, std::ffi::OsString)] {
+    // Read once: arena never changes its own environment, and a run starts thousands of bots.
+    static ENV: std::sync::OnceLock<Vec<(String, std::ffi::OsString)>> = std::sync::OnceLock::new();
+    ENV.get_or_init(|| {
+        std::env::vars_os()
+            .filter_map(|(k, v)| {
+                let k = k.into_string().ok()?;
+                (INHERITED_ENV.contains(&k.as_str()) || k.starts_with("LC_")).then_some((k, v))
+            })
+            .collect()
     })
 }
 

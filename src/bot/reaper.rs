@@ -37,26 +37,19 @@ pub fn release(pid: i32) {
     OWNED.lock().unwrap_or_else(|e| e.into_inner()).remove(&pid);
 }
 
-/// The pids of arena's own children. Each thread's `children` file lists the processes it
-/// forked and the orphans given to it: a handful of reads, where scanning all of /proc reads a
+/// The orphans given to arena, with its own children started from the main thread. The kernel
+/// hands an orphan to the subreaper's first live thread, the main one, and each thread's
+/// `children` file lists what it forked and was given: one read, where scanning /proc reads a
 /// file per process on the machine. The scan remains for kernels without those files.
 fn children() -> Vec<i32> {
-    let mut pids = Vec::new();
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-        return scan_children();
-    };
-    for task in tasks.filter_map(|t| t.ok()) {
-        match std::fs::read_to_string(task.path().join("children")) {
-            Ok(list) => pids.extend(
-                list.split_whitespace()
-                    .filter_map(|p| p.parse::<i32>().ok()),
-            ),
-            // A thread that ended meanwhile has no file: it had no children to leave either.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(_) => return scan_children(),
-        }
+    let me = std::process::id();
+    match std::fs::read_to_string(format!("/proc/{me}/task/{me}/children")) {
+        Ok(list) => list
+            .split_whitespace()
+            .filter_map(|p| p.parse::<i32>().ok())
+            .collect(),
+        Err(_) => scan_children(),
     }
-    pids
 }
 
 /// The same, from every process's parent pid in /proc.
@@ -78,7 +71,8 @@ fn scan_children() -> Vec<i32> {
         .collect()
 }
 
-/// Kill and reap every child of arena that is not an owned process: orphans of bots.
+/// Kill and reap every orphan of a bot given to arena (what `children` lists that arena does
+/// not own).
 /// Returns how many there were.
 pub fn sweep() -> usize {
     let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
@@ -104,18 +98,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_children_files_and_the_scan_both_find_a_child() {
-        let mut child = std::process::Command::new("sleep")
-            .arg("30")
+    fn an_orphan_is_found_by_the_main_threads_file_and_by_the_scan() {
+        use std::io::BufRead;
+        become_subreaper();
+        // Tests run on their own threads: the orphan still goes to the main thread.
+        let mut sh = std::process::Command::new("sh")
+            .args(["-c", "sleep 30 & echo $!"])
+            .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        let pid = child.id() as i32;
-        // Other tests start processes at the same time: compare only on this one.
+        let mut line = String::new();
+        std::io::BufReader::new(sh.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        sh.wait().unwrap();
+        let pid: i32 = line.trim().parse().unwrap();
         let (fast, slow) = (children(), scan_children());
-        child.kill().unwrap();
-        child.wait().unwrap();
+        let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::__WALL));
         assert!(fast.contains(&pid), "{fast:?} lacks {pid}");
         assert!(slow.contains(&pid), "{slow:?} lacks {pid}");
-        assert!(!children().contains(&pid), "a reaped child is gone");
+        assert!(!children().contains(&pid), "a reaped orphan is gone");
     }
 }

@@ -209,26 +209,19 @@ impl Played {
     /// Write the result into the log and wait for the disk. On the blocking pool: a runtime
     /// thread would stop relaying other games meanwhile.
     pub async fn durable(self) -> Result<GameRecord> {
-        Ok(self.durable_then(|_| ()).await?.0)
+        tokio::task::spawn_blocking(move || self.finish())
+            .await
+            .map_err(|e| Error::Failed(format!("writing a game log: {e}")))?
     }
 
-    /// The same, then `then` on the record, in the same trip to the blocking pool.
-    pub async fn durable_then<T: Send + 'static>(
-        self,
-        then: impl FnOnce(&GameRecord) -> T + Send + 'static,
-    ) -> Result<(GameRecord, T)> {
+    /// The same, blocking the calling thread.
+    pub fn finish(self) -> Result<GameRecord> {
         let Played {
             record,
             log,
             result,
         } = self;
-        tokio::task::spawn_blocking(move || {
-            log.finish(result)?;
-            let t = then(&record);
-            Ok((record, t))
-        })
-        .await
-        .map_err(|e| Error::Failed(format!("writing a game log: {e}")))?
+        log.finish(result).map(|()| record)
     }
 }
 

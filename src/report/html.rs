@@ -6,7 +6,6 @@
 //! for the tables, and one compressed line per game for the viewer, which the page unpacks only
 //! when that game is opened. So a report of 10,000 games opens in well under a second.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -41,9 +40,6 @@ pub struct ReportInput<'a> {
     /// Every bot, in the spec's order.
     pub names: &'a [String],
     pub rows: &'a [GameRow],
-    /// Games already packed (by `pack`), by id: a tournament packs each game as it finishes,
-    /// so the report at the end does not replay them all at once.
-    pub packed: Option<&'a BTreeMap<u64, String>>,
 }
 
 #[derive(Serialize)]
@@ -168,9 +164,10 @@ fn compress(data: &[u8]) -> Vec<u8> {
     })
 }
 
-/// Pack every game not packed yet, on all cores: replaying ten thousand logs is the report's
-/// main cost.
-fn packed_games(dir: &Path, rows: &[GameRow], done: Option<&BTreeMap<u64, String>>) -> Vec<String> {
+/// Pack every game, on all cores: replaying ten thousand logs is the report's main cost. A
+/// tournament packs them when it ends rather than each as it finishes: the same work, without
+/// taking a core from running bots, or holding every game in memory until the end.
+fn packed_games(dir: &Path, rows: &[GameRow]) -> Vec<String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = rows.len().div_ceil(threads).max(1);
     std::thread::scope(|s| {
@@ -179,10 +176,7 @@ fn packed_games(dir: &Path, rows: &[GameRow], done: Option<&BTreeMap<u64, String
             .map(|part| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|r| match done.and_then(|d| d.get(&r.id)) {
-                            Some(p) => p.clone(),
-                            None => pack(&log_file(dir, r)),
-                        })
+                        .map(|r| pack(&log_file(dir, r)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -246,7 +240,7 @@ pub fn render(dir: &Path, input: &ReportInput) -> String {
         failures: failures(input.names, input.rows),
         games,
     };
-    let packed = packed_games(dir, input.rows, input.packed).join("\n");
+    let packed = packed_games(dir, input.rows).join("\n");
     fill(
         TEMPLATE,
         &[
@@ -324,7 +318,6 @@ pub fn report_command(dir: &Path, title: Option<String>) -> Result<()> {
             format: "results",
             names: &names,
             rows: &rows,
-            packed: None,
         },
     )?;
     eprintln!(
@@ -384,7 +377,6 @@ mod tests {
                 format: "duel",
                 names: &names,
                 rows: &rows,
-                packed: None,
             },
         );
         assert_eq!(page.matches("</script>").count(), 3, "only the page's own");

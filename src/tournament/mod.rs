@@ -20,8 +20,10 @@ use crate::schedule::Planned;
 use crate::schedule::round_robin::{gauntlet, round_robin};
 use crate::schedule::swiss::{SwissPlayer, pair_round};
 use crate::spec::{Format, Spec};
+use threads::GameThreads;
 
 mod lock;
+mod threads;
 
 pub use lock::Lock;
 
@@ -105,13 +107,11 @@ struct Job {
 /// The results folder: `games.csv` appended and synced game by game, tables replaced whole.
 struct Results {
     dir: PathBuf,
-    games: File,
+    games: std::sync::Arc<File>,
     rows: Vec<GameRow>,
     names: Vec<String>,
     spec: Spec,
     last_tables: Instant,
-    /// Each game of this run packed for the report's viewer as it finished.
-    packed: BTreeMap<u64, String>,
     /// Each bot's points so far, for the progress line (kept up to date, not summed per game).
     points: BTreeMap<String, f64>,
 }
@@ -134,31 +134,43 @@ impl Results {
         let order: Vec<String> = spec.bots.iter().map(|b| b.name.clone()).collect();
         Ok(Results {
             dir: dir.to_path_buf(),
-            games,
+            games: std::sync::Arc::new(games),
             names: report::bot_names(&order, &rows),
             points: tally(BTreeMap::new(), &rows),
             rows,
             spec: spec.clone(),
             last_tables: Instant::now(),
-            packed: BTreeMap::new(),
         })
     }
 
-    /// Finished games go to disk, synced, before they count: several at once share the sync.
-    fn record(&mut self, rows: Vec<GameRow>) -> Result<()> {
-        let context = || format!("appending to {}", self.dir.join("games.csv").display());
+    /// Make finished games count, on the blocking pool (the runtime's thread may be relaying
+    /// every running game): their logs synced, then their rows appended to games.csv and synced.
+    /// They count from now on; the caller tells people once this has succeeded (an error ends
+    /// the run). Every two seconds at most, the tables are rewritten in the same trip.
+    fn append(&mut self, games: Vec<(Job, Played)>) -> tokio::task::JoinHandle<Result<()>> {
+        let rows: Vec<GameRow> = games
+            .iter()
+            .map(|(job, played)| GameRow::new(job.id, job.planned.round, &played.record))
+            .collect();
+        let context = format!("appending to {}", self.dir.join("games.csv").display());
         let bytes: Vec<u8> = rows.iter().flat_map(report::csv_line).collect();
-        self.games
-            .write_all(&bytes)
-            .and_then(|_| self.games.sync_data())
-            .map_err(Error::io(context()))?;
         self.points = tally(std::mem::take(&mut self.points), &rows);
         self.rows.extend(rows);
-        // Tables are cheap to rebuild but not free: at most every two seconds while running.
-        if self.last_tables.elapsed() > Duration::from_secs(2) {
-            self.write_tables()?;
-        }
-        Ok(())
+        let tables = (self.last_tables.elapsed() > Duration::from_secs(2)).then(|| {
+            self.last_tables = Instant::now();
+            self.tables()
+        });
+        let file = self.games.clone();
+        tokio::task::spawn_blocking(move || {
+            for (_, played) in games {
+                played.finish()?;
+            }
+            (&*file)
+                .write_all(&bytes)
+                .and_then(|_| file.sync_data())
+                .map_err(Error::io(context))?;
+            tables.map_or(Ok(()), |t| write_all_atomic(&t))
+        })
     }
 
     fn standings(&self) -> Vec<report::Standing> {
@@ -167,26 +179,33 @@ impl Results {
 
     fn write_tables(&mut self) -> Result<()> {
         self.last_tables = Instant::now();
+        write_all_atomic(&self.tables())
+    }
+
+    /// The tables' files and contents: standings, crosstable, and grades for a gauntlet.
+    fn tables(&self) -> Vec<(PathBuf, Vec<u8>)> {
         let table = self.standings();
-        report::write_atomic(
-            &self.dir.join("standings.csv"),
-            &report::standings_csv(&table),
-        )?;
-        report::write_atomic(
-            &self.dir.join("crosstable.csv"),
-            &report::crosstable_csv(&self.names, &self.rows),
-        )?;
+        let mut files = vec![
+            (
+                self.dir.join("standings.csv"),
+                report::standings_csv(&table),
+            ),
+            (
+                self.dir.join("crosstable.csv"),
+                report::crosstable_csv(&self.names, &self.rows),
+            ),
+        ];
         if self.spec.format == Format::Gauntlet {
             let (refs, students): (Vec<_>, Vec<_>) = self.spec.bots.iter().partition(|b| b.seed);
             let names = |v: Vec<&crate::spec::Entrant>| {
                 v.into_iter().map(|b| b.name.clone()).collect::<Vec<_>>()
             };
-            report::write_atomic(
-                &self.dir.join("grades.csv"),
-                &report::grades_csv(&names(students), &names(refs), &self.rows),
-            )?;
+            files.push((
+                self.dir.join("grades.csv"),
+                report::grades_csv(&names(students), &names(refs), &self.rows),
+            ));
         }
-        Ok(())
+        files
     }
 
     /// `report.html`: written when a run ends (it replays every game, so not after each one).
@@ -200,7 +219,6 @@ impl Results {
                 format: self.spec.format.as_str(),
                 names: &self.names,
                 rows: &self.rows,
-                packed: Some(&self.packed),
             },
         )
     }
@@ -211,6 +229,12 @@ impl Results {
             .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
             .map(|(n, p)| (n.clone(), *p))
     }
+}
+
+fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
+    files
+        .iter()
+        .try_for_each(|(path, bytes)| report::write_atomic(path, bytes))
 }
 
 /// Add the rows' points to each bot's.
@@ -371,8 +395,25 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     );
 
     let mut stop = watch_signals();
+    // Built-in bots think on their game's thread: one per core then. Games between programs
+    // only wait on pipes, and one thread relays them all most cheaply.
+    let thinking = spec
+        .bots
+        .iter()
+        .any(|b| matches!(b.bot.command, crate::bot::BotCommand::Builtin(_)));
+    let threads = GameThreads::new(jobs, if thinking { default_jobs() } else { 1 })
+        .map_err(Error::io("starting the games' threads".to_string()))?;
     if spec.format == Format::Swiss {
-        run_swiss(&spec, &dir, jobs, &mut results, &index, &check, &mut stop).await?;
+        run_swiss(
+            &spec,
+            &dir,
+            &threads,
+            &mut results,
+            &index,
+            &check,
+            &mut stop,
+        )
+        .await?;
     } else {
         let round_base = if spec.ladder {
             results.rows.iter().map(|r| r.round).max().unwrap_or(0)
@@ -416,7 +457,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         play_all(
             &spec,
             &dir,
-            jobs,
+            &threads,
             todo,
             &mut results,
             &mut progress,
@@ -505,7 +546,7 @@ fn ladder_base(rows: &[GameRow], plan: &[Planned], index: &BTreeMap<&str, usize>
 async fn run_swiss(
     spec: &Spec,
     dir: &Path,
-    jobs: usize,
+    threads: &GameThreads,
     results: &mut Results,
     index: &BTreeMap<&str, usize>,
     check: &dyn Fn(&Job) -> Result<bool>,
@@ -576,83 +617,87 @@ async fn run_swiss(
         if let Some(bye) = pairing.bye {
             crate::out::line(&format!("Round {round}: {} has a bye", spec.bots[bye].name));
         }
-        play_all(spec, dir, jobs, todo, results, &mut progress, stop).await?;
+        play_all(spec, dir, threads, todo, results, &mut progress, stop).await?;
     }
     progress.finish();
     Ok(())
 }
 
 /// Play the jobs, `jobs` at a time, in order; record each as it finishes.
+///
+/// A slot is refilled as soon as its game ends. Finished games are made durable together (logs,
+/// then games.csv) while the next ones play: one trip to the disk per batch, a batch being what
+/// finished within `BATCH` of the first, or while the previous batch was written.
 async fn play_all(
     spec: &Spec,
     dir: &Path,
-    jobs: usize,
+    threads: &GameThreads,
     todo: Vec<Job>,
     results: &mut Results,
     progress: &mut Progress,
     stop: &mut Stop,
 ) -> Result<()> {
+    const BATCH: Duration = Duration::from_millis(20);
+    let failed = |e: tokio::task::JoinError| Error::Failed(format!("a game task failed: {e}"));
     let mut queue = todo.into_iter();
-    let mut running: JoinSet<(Job, Result<Played>)> = JoinSet::new();
-    let refill = |running: &mut JoinSet<_>, queue: &mut std::vec::IntoIter<Job>, stop: &Stop| {
-        while running.len() < jobs && *stop.borrow() == 0 {
-            let Some(job) = queue.next() else { break };
-            let setup = setup(spec, dir, &job);
-            running.spawn(async move { (job, referee::play_unsynced(setup).await) });
-        }
-    };
+    // A game abandoned by a second interrupt ends with None, its bots killed on its thread.
+    let mut running: JoinSet<(Job, std::result::Result<Option<Result<Played>>, _>)> =
+        JoinSet::new();
+    let mut finished: Vec<(Job, Played)> = Vec::new();
+    let mut batch_due = tokio::time::Instant::now();
+    let mut appending: Option<(tokio::task::JoinHandle<Result<()>>, Vec<String>)> = None;
     // Once no more signals can come, stop asking.
     let mut listening = true;
     loop {
-        refill(&mut running, &mut queue, stop);
-        let done = tokio::select! {
-            done = running.join_next() => done,
-            changed = stop.changed(), if listening => {
-                listening = changed.is_ok();
-                if *stop.borrow() >= 2 {
-                    // Dropping the games kills their bots; nothing of them was recorded.
-                    running.abort_all();
-                    while running.join_next().await.is_some() {}
-                    crate::bot::reaper::sweep();
-                    break;
+        while running.len() < threads.jobs() && *stop.borrow() == 0 {
+            let Some(job) = queue.next() else { break };
+            let setup = setup(spec, dir, &job);
+            let mut abandon = stop.clone();
+            let game = threads.spawn(async move {
+                tokio::select! {
+                    played = referee::play_unsynced(setup) => Some(played),
+                    Ok(_) = abandon.wait_for(|&level| level >= 2) => None,
                 }
-                continue;
+            });
+            running.spawn(async move { (job, game.await) });
+        }
+        let batch_ready = !finished.is_empty()
+            && (running.is_empty() || tokio::time::Instant::now() >= batch_due);
+        if appending.is_none() && batch_ready {
+            let batch = std::mem::take(&mut finished);
+            let lines = batch
+                .iter()
+                .map(|(job, played)| finished_line(job.id as usize, &played.record))
+                .collect();
+            appending = Some((results.append(batch), lines));
+        }
+        if running.is_empty() && finished.is_empty() && appending.is_none() {
+            break;
+        }
+        tokio::select! {
+            Some(done) = running.join_next() => {
+                let (job, played) = done.map_err(failed)?;
+                let Some(played) = played.map_err(failed)? else {
+                    // Abandoned: nothing of it was recorded. What its bots left goes too.
+                    crate::bot::reaper::sweep();
+                    continue;
+                };
+                if finished.is_empty() {
+                    batch_due = tokio::time::Instant::now() + BATCH;
+                }
+                finished.push((job, played?));
             }
-        };
-        let Some(done) = done else { break };
-        // The next games start before this one's logs and record reach the disk; the games that
-        // finished meanwhile share one sync of games.csv.
-        let mut finished = vec![done];
-        refill(&mut running, &mut queue, stop);
-        while let Some(more) = running.try_join_next() {
-            finished.push(more);
-        }
-        refill(&mut running, &mut queue, stop);
-        let mut syncing = Vec::new();
-        for done in finished {
-            let (job, played) =
-                done.map_err(|e| Error::Failed(format!("a game task failed: {e}")))?;
-            let played = played?;
-            // Packed for the report while the log is in the page cache, and while other games
-            // play, rather than all at the end.
-            syncing.push((
-                job,
-                tokio::spawn(played.durable_then(|r| report::html::pack(Path::new(&r.log)))),
-            ));
-        }
-        let mut rows = Vec::new();
-        let mut lines = Vec::new();
-        for (job, sync) in syncing {
-            let (record, packed) = sync
-                .await
-                .map_err(|e| Error::Failed(format!("a game task failed: {e}")))??;
-            results.packed.insert(job.id, packed);
-            rows.push(GameRow::new(job.id, job.planned.round, &record));
-            lines.push(finished_line(job.id as usize, &record));
-        }
-        results.record(rows)?;
-        for line in lines {
-            progress.finished(&line, results.leader());
+            appended = async { (&mut appending.as_mut().expect("checked").0).await }, if appending.is_some() => {
+                appended.map_err(|e| Error::Failed(format!("writing games.csv: {e}")))??;
+                let (_, lines) = appending.take().expect("checked");
+                for line in lines {
+                    progress.finished(&line, results.leader());
+                }
+            }
+            _ = tokio::time::sleep_until(batch_due), if appending.is_none() && !finished.is_empty() => {}
+            // The running games see a second interrupt themselves; games already over are
+            // still made durable and recorded.
+            changed = stop.changed(), if listening => listening = changed.is_ok(),
         }
     }
     Ok(())
