@@ -50,32 +50,28 @@ fn main() {
 fn block_on_tournament(
     work: impl Future<Output = arena::error::Result<()>>,
 ) -> arena::error::Result<()> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("the runtime starts");
-    let result = rt.block_on(work);
-    rt.shutdown_timeout(Duration::from_millis(50));
-    result
+    block_on_one_thread(work)
 }
 
 /// One thread: a duel plays one game at a time, and hopping threads per line only costs.
 fn block_on(work: impl Future<Output = arena::error::Result<()>>) -> arena::error::Result<()> {
-    run_until_interrupted(tokio::runtime::Builder::new_current_thread(), work)
-}
-
-fn run_until_interrupted(
-    mut builder: tokio::runtime::Builder,
-    work: impl Future<Output = arena::error::Result<()>>,
-) -> arena::error::Result<()> {
-    let rt = builder.enable_all().build().expect("the runtime starts");
-    let result = rt.block_on(async {
+    block_on_one_thread(async {
         // Stopping here drops the games in progress, and with them the bots' process groups.
         tokio::select! {
             r = work => r,
             _ = interrupted() => Err(arena::Error::Interrupted),
         }
-    });
+    })
+}
+
+fn block_on_one_thread(
+    work: impl Future<Output = arena::error::Result<()>>,
+) -> arena::error::Result<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("the runtime starts");
+    let result = rt.block_on(work);
     // A read of the terminal (a person's seat) blocks a thread until the next line; do not wait.
     rt.shutdown_timeout(Duration::from_millis(50));
     result
