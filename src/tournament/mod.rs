@@ -162,9 +162,7 @@ impl Results {
         });
         let file = self.games.clone();
         tokio::task::spawn_blocking(move || {
-            for (_, played) in games {
-                played.finish()?;
-            }
+            Played::finish_all(games.into_iter().map(|(_, played)| played))?;
             (&*file)
                 .write_all(&bytes)
                 .and_then(|_| file.sync_data())
