@@ -3,15 +3,18 @@
 //! init; after each game, `sweep` kills and reaps every child of arena that is not a live bot.
 
 use std::collections::BTreeSet;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{WaitPidFlag, waitpid};
 use nix::unistd::Pid;
 
-/// The processes arena started and still owns (bots and spectators), by pid. Held while
-/// spawning, so that a sweep never mistakes a bot being born for an orphan.
+/// The processes arena started and still owns (bots and spectators), by pid.
 static OWNED: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+/// Held by a sweep, and by a spawn whose child a sweep could list before its pid is owned (from
+/// the fork until the pid is in `OWNED`): a sweep never mistakes a bot being born for an orphan.
+static SWEEP: Mutex<()> = Mutex::new(());
 
 /// Become the reaper of our descendants' orphans. Call once, before starting bots.
 pub fn become_subreaper() {
@@ -19,15 +22,20 @@ pub fn become_subreaper() {
     let _ = nix::sys::prctl::set_child_subreaper(true);
 }
 
-/// Run `spawn` (which starts a process and returns its pid) so that no sweep runs meanwhile,
-/// and remember the pid as owned.
+/// Run `spawn` (which starts a process and returns its pid) so that no sweep sees the process
+/// before it is owned, and remember the pid as owned.
 pub fn spawn_owned<T>(
     spawn: impl FnOnce() -> std::io::Result<(T, Option<u32>)>,
 ) -> std::io::Result<T> {
-    let mut owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
+    // A spawn stops its thread until the child has exec'd: spawns on game threads other than
+    // the main one, which no sweep can see, do not wait for sweeps or hold them up.
+    let _sweep = seen_by_sweeps().then(|| SWEEP.lock().unwrap_or_else(|e| e.into_inner()));
     let (value, pid) = spawn()?;
     if let Some(pid) = pid {
-        owned.insert(pid as i32);
+        OWNED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(pid as i32);
     }
     Ok(value)
 }
@@ -42,14 +50,26 @@ pub fn release(pid: i32) {
 /// `children` file lists what it forked and was given: one read, where scanning /proc reads a
 /// file per process on the machine. The scan remains for kernels without those files.
 fn children() -> Vec<i32> {
-    let me = std::process::id();
-    match std::fs::read_to_string(format!("/proc/{me}/task/{me}/children")) {
+    match std::fs::read_to_string(children_file()) {
         Ok(list) => list
             .split_whitespace()
             .filter_map(|p| p.parse::<i32>().ok())
             .collect(),
         Err(_) => scan_children(),
     }
+}
+
+fn children_file() -> String {
+    let me = std::process::id();
+    format!("/proc/{me}/task/{me}/children")
+}
+
+/// Whether a sweep could list the children of the calling thread: those of the main thread, or
+/// those of any thread where the list comes from scanning /proc.
+fn seen_by_sweeps() -> bool {
+    static MAIN_ONLY: OnceLock<bool> = OnceLock::new();
+    let main_only = *MAIN_ONLY.get_or_init(|| std::fs::metadata(children_file()).is_ok());
+    !main_only || nix::unistd::gettid() == nix::unistd::getpid()
 }
 
 /// The same, from every process's parent pid in /proc.
@@ -75,11 +95,13 @@ fn scan_children() -> Vec<i32> {
 /// not own).
 /// Returns how many there were.
 pub fn sweep() -> usize {
+    let sweep = SWEEP.lock().unwrap_or_else(|e| e.into_inner());
     let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
     let orphans: Vec<i32> = children()
         .into_iter()
         .filter(|p| !owned.contains(p))
         .collect();
+    drop(owned);
     for &pid in &orphans {
         let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
     }
@@ -87,7 +109,7 @@ pub fn sweep() -> usize {
         // Only this pid: never collect the exit status of a process tokio is waiting for.
         let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::__WALL));
     }
-    drop(owned);
+    drop(sweep);
     // No finished bot's descendant is left to write in the directories bots gave back.
     super::workdir::recycle();
     orphans.len()
@@ -96,6 +118,25 @@ pub fn sweep() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Why spawns on game threads other than the main one take no lock: the sweep's list (the
+    /// main thread's children) never shows a child of another thread, even alive.
+    #[test]
+    fn a_child_of_another_thread_is_not_in_the_sweeps_list() {
+        // Tests run on threads other than the main one.
+        assert!(!seen_by_sweeps());
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        let (listed, scanned) = (children(), scan_children());
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(!listed.contains(&pid), "{listed:?} has {pid}");
+        // The scan, used where that file is missing, sees every thread's: spawns lock then.
+        assert!(scanned.contains(&pid), "{scanned:?} lacks {pid}");
+    }
 
     #[test]
     fn an_orphan_is_found_by_the_main_threads_file_and_by_the_scan() {

@@ -393,13 +393,9 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     );
 
     let mut stop = watch_signals();
-    // Built-in bots think on their game's thread: one per core then. Games between programs
-    // only wait on pipes, and one thread relays them all most cheaply.
-    let thinking = spec
-        .bots
-        .iter()
-        .any(|b| matches!(b.bot.command, crate::bot::BotCommand::Builtin(_)));
-    let threads = GameThreads::new(jobs, if thinking { default_jobs() } else { 1 })
+    // One game thread per core: built-in bots think on their game's thread, and starting a
+    // program blocks its thread until the program has exec'd.
+    let threads = GameThreads::new(jobs, default_jobs())
         .map_err(Error::io("starting the games' threads".to_string()))?;
     if spec.format == Format::Swiss {
         run_swiss(

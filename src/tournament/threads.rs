@@ -1,10 +1,10 @@
-//! Where a tournament's games run: on the thread that runs the tournament, and, when built-in
-//! bots think inside arena, on one more single-threaded runtime per extra core. Each game runs
-//! from start to end on one thread.
+//! Where a tournament's games run: on the thread that runs the tournament, and on one more
+//! single-threaded runtime per extra core. Each game runs from start to end on one thread.
 //!
 //! A game that stays on its thread wakes no other thread when a line arrives, as a work-stealing
-//! runtime does at every line. Games between programs only wait on pipes, so one thread relays
-//! them all, and measured faster than two: the extra threads are for built-in bots' thinking.
+//! runtime does at every line. More than one thread is needed all the same: built-in bots think
+//! on their game's thread, and starting a program stops its thread until the program has exec'd
+//! (vfork), which with one thread held up every other game meanwhile.
 
 use std::future::Future;
 use std::sync::Arc;
