@@ -209,7 +209,8 @@ pub fn render(dir: &Path, input: &ReportInput) -> String {
         .rows
         .iter()
         .map(|r| {
-            let log = Path::new("logs").join(log_file(dir, r).file_name().unwrap_or_default());
+            // The viewer's link is relative to the page, wherever the log was found.
+            let log = Path::new("logs").join(Path::new(&r.log).file_name().unwrap_or_default());
             GameEntry(
                 r.id,
                 r.round,
