@@ -51,14 +51,15 @@ fn main() {
 
     let baseline_cmd = || {
         let mut c = Command::new(&baseline);
-        c.arg(&bot).arg(ROUNDS.to_string());
+        common::bots_env(&mut c).arg(&bot).arg(ROUNDS.to_string());
         c
     };
     let arena_cmd = || {
         // Fresh output directory for every run, so runs are identical.
         let _ = std::fs::remove_dir_all(&out_dir);
         let mut c = Command::new(&arena);
-        c.arg("duel")
+        common::bots_env(&mut c)
+            .arg("duel")
             .arg(&bot)
             .arg(&bot)
             .args(["--game", "roshambo"])

@@ -10,7 +10,8 @@
 //!       `--jobs CORES`: every game checked, logged and synced to disk, games.csv synced, the
 //!       standings and the report written at the end.
 //!
-//! Each arena run writes into a fresh folder. Prints games per second for both (median of
+//! Both run with the environment arena gives its bots (`common::bots_env`), so the bots start
+//! the same way under both. Each arena run writes into a fresh folder. Prints games per second for both (median of
 //! `ARENA_BENCH_REPS`, default 5) and the ratio arena/baseline. Goal: at least 0.8.
 //!
 //! Run: `cargo bench --bench throughput`. Without `--bench` on the command line it does nothing.
@@ -53,7 +54,8 @@ fn main() {
 
     let baseline_cmd = || {
         let mut c = Command::new(&baseline);
-        c.arg(&bot)
+        common::bots_env(&mut c)
+            .arg(&bot)
             .args(["1", &GAMES.to_string(), &cores.to_string()]);
         c
     };
@@ -61,7 +63,8 @@ fn main() {
     let mut arena_cmd = || {
         runs += 1;
         let mut c = Command::new(arena);
-        c.arg("run")
+        common::bots_env(&mut c)
+            .arg("run")
             .arg(&spec)
             .args(["--jobs", &cores.to_string(), "--out"])
             .arg(tmp.join(format!("out-{runs}")));
