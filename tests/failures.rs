@@ -177,6 +177,33 @@ fn a_bot_that_fails_is_not_the_only_one_whose_stderr_is_kept() {
 }
 
 #[test]
+fn a_game_played_again_keeps_no_stderr_from_its_last_attempt() {
+    let dir = tempfile::tempdir().unwrap();
+    let duel = |first: &str| {
+        arena()
+            .args([
+                "duel",
+                first,
+                "builtin:random",
+                "--game",
+                "roshambo",
+                "--out",
+            ])
+            .arg(dir.path())
+            .assert()
+            .success();
+    };
+    let err = dir.path().join("logs/game-0001.seat0.stderr");
+    duel("sh -c 'echo first attempt >&2; exit 1'");
+    assert!(err.exists(), "the chatty bot's stderr was kept");
+    duel("sh -c 'exit 1'");
+    assert!(
+        !err.exists(),
+        "the second attempt's bot said nothing: the first attempt's file must not be shown as its"
+    );
+}
+
+#[test]
 fn stderr_is_capped_and_says_how_much_was_dropped() {
     let dir = tempfile::tempdir().unwrap();
     // 3 MB of stderr, then a crash: the game ends and the capture keeps the first 1 MiB.

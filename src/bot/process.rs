@@ -3,6 +3,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
@@ -300,18 +301,21 @@ impl Connection {
         if let Some(mb) = spec.limits.output_mb {
             limits.stderr_cap = mb * 1024 * 1024;
         }
-        let (err_read, err_write) =
-            std::io::pipe().map_err(|e| crash(format!("could not create a pipe: {e}")))?;
-        let err_write2 = err_write
-            .try_clone()
-            .map_err(|e| crash(format!("could not create a pipe: {e}")))?;
-        cmd.stderr(err_write);
+        let no_pipe = |e: std::io::Error| crash(format!("could not create a pipe: {e}"));
+        let (err_read, err_write) = bot_pipe(End::Read).map_err(no_pipe)?;
+        let err_read = pipe::Receiver::from_owned_fd_unchecked(err_read).map_err(no_pipe)?;
 
         let mut fifos = None;
+        let mut stdio = None;
         match spec.channel {
             Channel::Stdio => {
-                cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
-                drop(err_write2);
+                let (bot_in, to_bot) = bot_pipe(End::Write).map_err(no_pipe)?;
+                let (from_bot, bot_out) = bot_pipe(End::Read).map_err(no_pipe)?;
+                cmd.stdin(bot_in).stdout(bot_out).stderr(err_write);
+                stdio = Some((
+                    pipe::Sender::from_owned_fd_unchecked(to_bot).map_err(no_pipe)?,
+                    pipe::Receiver::from_owned_fd_unchecked(from_bot).map_err(no_pipe)?,
+                ));
             }
             Channel::Pipe => {
                 let d = fifo_dir.expect("made for the pipe channel");
@@ -322,7 +326,10 @@ impl Connection {
                 }
                 cmd.env("COCO_PIPEIN", &pin).env("COCO_PIPEOUT", &pout);
                 // The bot's stdout is free on this channel: keep it with its stderr.
-                cmd.stdin(Stdio::null()).stdout(err_write2);
+                let err_write2 = err_write.try_clone().map_err(no_pipe)?;
+                cmd.stdin(Stdio::null())
+                    .stdout(err_write2)
+                    .stderr(err_write);
                 fifos = Some((d, pin, pout));
             }
         }
@@ -332,13 +339,10 @@ impl Connection {
             let pid = child.id();
             Ok((child, pid))
         });
-        // The command holds the write end of the stderr pipe: drop it, or the capture never ends.
+        // The command holds the bot's ends of the pipes: drop them, or the capture never ends.
         drop(cmd);
         let child = spawned.map_err(|e| crash(format!("could not start '{}': {e}", argv[0])))?;
         let pgid = Pid::from_raw(child.id().expect("a just-spawned child has a pid") as i32);
-        // The file is made at the bot's first byte: one left by an earlier attempt at this game
-        // (a resumed run) must not pass for what this bot said.
-        let _ = std::fs::remove_file(stderr_path);
         let stderr_task = tokio::spawn(capture(err_read, stderr_path.to_path_buf(), limits));
 
         let mut process = Process {
@@ -356,13 +360,10 @@ impl Connection {
         let (writer, reader): (
             Box<dyn AsyncWrite + Send + Unpin>,
             Box<dyn AsyncRead + Send + Unpin>,
-        ) = match fifos {
-            None => {
-                let stdin = process.child.stdin.take().expect("piped stdin");
-                let stdout = process.child.stdout.take().expect("piped stdout");
-                (Box::new(stdin), Box::new(stdout))
-            }
-            Some((d, pin, pout)) => {
+        ) = match (stdio, fifos) {
+            (Some((tx, rx)), _) => (Box::new(tx), Box::new(rx)),
+            (None, None) => unreachable!("one channel or the other"),
+            (None, Some((d, pin, pout))) => {
                 process._fifo_dir = Some(d);
                 match open_fifos(&mut process, &pin, &pout, startup).await {
                     Ok((tx, rx)) => (Box::new(tx), Box::new(rx)),
@@ -591,11 +592,30 @@ async fn open_fifos(
     Err(failure)
 }
 
-/// Copy a bot's stderr to its capture file, up to the cap; count what goes beyond.
-async fn capture(read: std::io::PipeReader, path: PathBuf, limits: IoLimits) {
-    let Ok(mut rx) = pipe::Receiver::from_owned_fd(read.into()) else {
-        return;
+/// Which end of a pipe is arena's.
+enum End {
+    Read,
+    Write,
+}
+
+/// A pipe between arena and a bot, as (read end, write end): arena's end non-blocking, for the
+/// runtime; the bot's blocking, as a program expects its standard streams. Made here rather than
+/// by `Stdio::piped()`, after which tokio reads back and sets each end's flags (and checks the
+/// type of a pipe it is given): system calls per pipe per bot, thousands a minute in a tournament
+/// of short games.
+fn bot_pipe(arena: End) -> std::io::Result<(OwnedFd, OwnedFd)> {
+    use nix::fcntl::{FcntlArg, OFlag, fcntl};
+    let (read, write) = nix::unistd::pipe2(OFlag::O_CLOEXEC)?;
+    let ours = match arena {
+        End::Read => &read,
+        End::Write => &write,
     };
+    fcntl(ours, FcntlArg::F_SETFL(OFlag::O_NONBLOCK))?;
+    Ok((read, write))
+}
+
+/// Copy a bot's stderr to its capture file, up to the cap; count what goes beyond.
+async fn capture(mut rx: pipe::Receiver, path: PathBuf, limits: IoLimits) {
     // Made at the first byte: most bots say nothing, and a file per bot per game is a real
     // part of a short game's cost.
     let mut file: Option<File> = None;

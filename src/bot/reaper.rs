@@ -3,6 +3,7 @@
 //! init; after each game, `sweep` kills and reaps every child of arena that is not a live bot.
 
 use std::collections::BTreeSet;
+use std::io::Read;
 use std::sync::{Mutex, OnceLock};
 
 use nix::sys::signal::{Signal, kill};
@@ -50,8 +51,13 @@ pub fn release(pid: i32) {
 /// `children` file lists what it forked and was given: one read, where scanning /proc reads a
 /// file per process on the machine. The scan remains for kernels without those files.
 fn children() -> Vec<i32> {
-    match std::fs::read_to_string(children_file()) {
-        Ok(list) => list
+    // Through `Take`, which reads without first asking the file's size as a `File` does (a /proc
+    // file says 0 anyway): a sweep runs after every game.
+    let mut list = Vec::with_capacity(256);
+    let read =
+        std::fs::File::open(children_file()).and_then(|f| f.take(u64::MAX).read_to_end(&mut list));
+    match read {
+        Ok(_) => String::from_utf8_lossy(&list)
             .split_whitespace()
             .filter_map(|p| p.parse::<i32>().ok())
             .collect(),
@@ -59,17 +65,23 @@ fn children() -> Vec<i32> {
     }
 }
 
-fn children_file() -> String {
-    let me = std::process::id();
-    format!("/proc/{me}/task/{me}/children")
+fn children_file() -> &'static str {
+    static PATH: OnceLock<String> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let me = std::process::id();
+        format!("/proc/{me}/task/{me}/children")
+    })
 }
 
 /// Whether a sweep could list the children of the calling thread: those of the main thread, or
 /// those of any thread where the list comes from scanning /proc.
 fn seen_by_sweeps() -> bool {
     static MAIN_ONLY: OnceLock<bool> = OnceLock::new();
+    thread_local! {
+        static ON_MAIN: bool = nix::unistd::gettid() == nix::unistd::getpid();
+    }
     let main_only = *MAIN_ONLY.get_or_init(|| std::fs::metadata(children_file()).is_ok());
-    !main_only || nix::unistd::gettid() == nix::unistd::getpid()
+    !main_only || ON_MAIN.with(|m| *m)
 }
 
 /// The same, from every process's parent pid in /proc.

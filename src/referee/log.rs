@@ -177,8 +177,26 @@ pub struct GameLog {
 }
 
 impl GameLog {
-    pub fn create(path: &Path, header: Header) -> Result<GameLog> {
-        let file = File::create(path).map_err(Error::io(format!("creating {}", path.display())))?;
+    /// A new log, and whether one was there already: the game is being played again (a resumed
+    /// run, or a duel into the same folder), and what its last attempt left beside it is stale.
+    pub fn create(path: &Path, header: Header) -> Result<(GameLog, bool)> {
+        let context = || format!("creating {}", path.display());
+        let new = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path);
+        let (file, again) = match new {
+            Ok(f) => (f, false),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                (File::create(path).map_err(Error::io(context()))?, true)
+            }
+            Err(e) => {
+                return Err(Error::Io {
+                    context: context(),
+                    source: e,
+                });
+            }
+        };
         let mut log = GameLog {
             out: BufWriter::with_capacity(64 * 1024, file),
             t0: Instant::now(),
@@ -186,7 +204,7 @@ impl GameLog {
             error: None,
         };
         log.write(&Entry::Header { header });
-        Ok(log)
+        Ok((log, again))
     }
 
     pub fn micros(&self) -> u64 {
@@ -393,7 +411,7 @@ mod tests {
             let logs = (0..n)
                 .map(|i| {
                     let path = dir.path().join(format!("{n}-{i}.jsonl"));
-                    let mut log = GameLog::create(&path, header()).unwrap();
+                    let (mut log, _) = GameLog::create(&path, header()).unwrap();
                     log.sent(0, "ROCK");
                     (log, serde_json::json!({ "game": i }))
                 })

@@ -266,7 +266,14 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         arena: env!("CARGO_PKG_VERSION").to_string(),
     };
     let start_ms = header.start_ms;
-    let log = GameLog::create(&setup.log_path, header)?;
+    let (log, again) = GameLog::create(&setup.log_path, header)?;
+    if again {
+        // Made at a bot's first byte: one left by the last attempt at this game must not pass
+        // for what this one's bots said.
+        for seat in [0, 1] {
+            let _ = std::fs::remove_file(stderr_path(&setup.log_path, seat));
+        }
+    }
     let started = Instant::now();
     let ((s0, f0), (s1, f1)) = tokio::join!(open_seat(&setup, 0), open_seat(&setup, 1));
     let mut seats = [s0, s1];
