@@ -633,30 +633,50 @@ async fn play_all(
 ) -> Result<()> {
     const BATCH: Duration = Duration::from_millis(20);
     let failed = |e: tokio::task::JoinError| Error::Failed(format!("a game task failed: {e}"));
-    let mut queue = todo.into_iter();
-    // A game abandoned by a second interrupt ends with None, its bots killed on its thread.
-    let mut running: JoinSet<(Job, std::result::Result<Option<Result<Played>>, _>)> =
-        JoinSet::new();
+    // One worker per game at a time, each on its game thread taking the next job as soon as its
+    // game is over: a slot freed on another thread is refilled there, without a round trip
+    // through this one. A game abandoned by a second interrupt comes back as None, its bots
+    // killed on its thread.
+    let queue = std::sync::Arc::new(std::sync::Mutex::new(todo.into_iter()));
+    let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut workers = JoinSet::new();
+    for _ in 0..threads.jobs() {
+        let (queue, done, spec, dir, mut stop) = (
+            queue.clone(),
+            done_tx.clone(),
+            spec.clone(),
+            dir.to_path_buf(),
+            stop.clone(),
+        );
+        workers.spawn(threads.spawn(async move {
+            loop {
+                if *stop.borrow() != 0 {
+                    break;
+                }
+                let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else {
+                    break;
+                };
+                let setup = setup(&spec, &dir, &job);
+                let played = tokio::select! {
+                    played = referee::play_unsynced(setup) => Some(played),
+                    Ok(_) = stop.wait_for(|&level| level >= 2) => None,
+                };
+                if done.send((job, played)).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(done_tx);
     let mut finished: Vec<(Job, Played)> = Vec::new();
     let mut batch_due = tokio::time::Instant::now();
     let mut appending: Option<(tokio::task::JoinHandle<Result<()>>, Vec<String>)> = None;
+    let mut playing = true;
     // Once no more signals can come, stop asking.
     let mut listening = true;
     loop {
-        while running.len() < threads.jobs() && *stop.borrow() == 0 {
-            let Some(job) = queue.next() else { break };
-            let setup = setup(spec, dir, &job);
-            let mut abandon = stop.clone();
-            let game = threads.spawn(async move {
-                tokio::select! {
-                    played = referee::play_unsynced(setup) => Some(played),
-                    Ok(_) = abandon.wait_for(|&level| level >= 2) => None,
-                }
-            });
-            running.spawn(async move { (job, game.await) });
-        }
-        let batch_ready = !finished.is_empty()
-            && (running.is_empty() || tokio::time::Instant::now() >= batch_due);
+        let batch_ready =
+            !finished.is_empty() && (!playing || tokio::time::Instant::now() >= batch_due);
         if appending.is_none() && batch_ready {
             let batch = std::mem::take(&mut finished);
             let lines = batch
@@ -665,13 +685,19 @@ async fn play_all(
                 .collect();
             appending = Some((results.append(batch), lines));
         }
-        if running.is_empty() && finished.is_empty() && appending.is_none() {
+        if !playing && finished.is_empty() && appending.is_none() {
             break;
         }
         tokio::select! {
-            Some(done) = running.join_next() => {
-                let (job, played) = done.map_err(failed)?;
-                let Some(played) = played.map_err(failed)? else {
+            // A worker that failed (a bug in arena) ends the run now, not after the others.
+            Some(worker) = workers.join_next() => worker.map_err(failed)?.map_err(failed)?,
+            done = done_rx.recv(), if playing => {
+                let Some((job, played)) = done else {
+                    // Every worker is over, and has sent all it played.
+                    playing = false;
+                    continue;
+                };
+                let Some(played) = played else {
                     // Abandoned: nothing of it was recorded. What its bots left goes too.
                     crate::bot::reaper::sweep();
                     continue;

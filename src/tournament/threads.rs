@@ -77,8 +77,8 @@ impl GameThreads {
         self.jobs
     }
 
-    /// Run a game on the least busy thread. Dropping the handle does not stop the game:
-    /// abort it.
+    /// Run a game (or a worker that plays games one after another) on the least busy thread.
+    /// Dropping the handle does not stop it: abort it.
     pub fn spawn<F>(&self, game: F) -> JoinHandle<F::Output>
     where
         F: Future + Send + 'static,
