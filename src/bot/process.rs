@@ -305,17 +305,15 @@ impl Connection {
         let (err_read, err_write) = bot_pipe(End::Read).map_err(no_pipe)?;
         let err_read = pipe::Receiver::from_owned_fd_unchecked(err_read).map_err(no_pipe)?;
 
-        let mut fifos = None;
-        let mut stdio = None;
-        match spec.channel {
+        let wiring = match spec.channel {
             Channel::Stdio => {
                 let (bot_in, to_bot) = bot_pipe(End::Write).map_err(no_pipe)?;
                 let (from_bot, bot_out) = bot_pipe(End::Read).map_err(no_pipe)?;
                 cmd.stdin(bot_in).stdout(bot_out).stderr(err_write);
-                stdio = Some((
+                Wiring::Stdio(
                     pipe::Sender::from_owned_fd_unchecked(to_bot).map_err(no_pipe)?,
                     pipe::Receiver::from_owned_fd_unchecked(from_bot).map_err(no_pipe)?,
-                ));
+                )
             }
             Channel::Pipe => {
                 let d = fifo_dir.expect("made for the pipe channel");
@@ -330,9 +328,9 @@ impl Connection {
                 cmd.stdin(Stdio::null())
                     .stdout(err_write2)
                     .stderr(err_write);
-                fifos = Some((d, pin, pout));
+                Wiring::Fifos(d, pin, pout)
             }
-        }
+        };
 
         let spawned = reaper::spawn_owned(|| {
             let child = cmd.spawn()?;
@@ -360,10 +358,9 @@ impl Connection {
         let (writer, reader): (
             Box<dyn AsyncWrite + Send + Unpin>,
             Box<dyn AsyncRead + Send + Unpin>,
-        ) = match (stdio, fifos) {
-            (Some((tx, rx)), _) => (Box::new(tx), Box::new(rx)),
-            (None, None) => unreachable!("one channel or the other"),
-            (None, Some((d, pin, pout))) => {
+        ) = match wiring {
+            Wiring::Stdio(tx, rx) => (Box::new(tx), Box::new(rx)),
+            Wiring::Fifos(d, pin, pout) => {
                 process._fifo_dir = Some(d);
                 match open_fifos(&mut process, &pin, &pout, startup).await {
                     Ok((tx, rx)) => (Box::new(tx), Box::new(rx)),
@@ -590,6 +587,13 @@ async fn open_fifos(
         .open(pout);
     let _ = both.await;
     Err(failure)
+}
+
+/// How a bot's lines travel: pipes ready at once, or two FIFOs in their folder that arena opens
+/// once the bot has started, as coco does.
+enum Wiring {
+    Stdio(pipe::Sender, pipe::Receiver),
+    Fifos(tempfile::TempDir, PathBuf, PathBuf),
 }
 
 /// Which end of a pipe is arena's.
