@@ -4,7 +4,8 @@
 
 use std::collections::BTreeSet;
 use std::io::Read;
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock, TryLockError};
 
 use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{WaitPidFlag, waitpid};
@@ -16,6 +17,11 @@ static OWNED: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 /// Held by a sweep, and by a spawn whose child a sweep could list before its pid is owned (from
 /// the fork until the pid is in `OWNED`): a sweep never mistakes a bot being born for an orphan.
 static SWEEP: Mutex<()> = Mutex::new(());
+
+/// A sweep was asked for and has not run yet. A sweep never waits for the lock: a spawn holds it
+/// until its child has exec'd, and a game thread waiting that long left its core idle (a tenth
+/// of a second in a thousand short games). Whoever holds the lock sweeps when it lets go.
+static SWEEP_DUE: AtomicBool = AtomicBool::new(false);
 
 /// Become the reaper of our descendants' orphans. Call once, before starting bots.
 pub fn become_subreaper() {
@@ -30,15 +36,29 @@ pub fn spawn_owned<T>(
 ) -> std::io::Result<T> {
     // A spawn stops its thread until the child has exec'd: spawns on game threads other than
     // the main one, which no sweep can see, do not wait for sweeps or hold them up.
-    let _sweep = seen_by_sweeps().then(|| SWEEP.lock().unwrap_or_else(|e| e.into_inner()));
-    let (value, pid) = spawn()?;
-    if let Some(pid) = pid {
+    spawn_seen(seen_by_sweeps(), spawn)
+}
+
+fn spawn_seen<T>(
+    seen: bool,
+    spawn: impl FnOnce() -> std::io::Result<(T, Option<u32>)>,
+) -> std::io::Result<T> {
+    let sweep = seen.then(|| SWEEP.lock().unwrap_or_else(|e| e.into_inner()));
+    let spawned = spawn();
+    if let Ok((_, Some(pid))) = &spawned {
         OWNED
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(pid as i32);
+            .insert(*pid as i32);
     }
-    Ok(value)
+    if sweep.is_some() {
+        drop(sweep);
+        // A sweep asked for while this spawn held the lock was left to it.
+        if SWEEP_DUE.load(Ordering::SeqCst) {
+            self::sweep();
+        }
+    }
+    spawned.map(|(value, _)| value)
 }
 
 /// The process has been reaped: it is no longer ours.
@@ -104,10 +124,29 @@ fn scan_children() -> Vec<i32> {
 }
 
 /// Kill and reap every orphan of a bot given to arena (what `children` lists that arena does
-/// not own).
-/// Returns how many there were.
+/// not own), now, or as soon as the spawn under way has its child owned. Returns how many this
+/// call found.
 pub fn sweep() -> usize {
-    let sweep = SWEEP.lock().unwrap_or_else(|e| e.into_inner());
+    SWEEP_DUE.store(true, Ordering::SeqCst);
+    let mut found = 0;
+    // Until no request is left that nobody will serve: one that came while this call held the
+    // lock was left to it, and is seen here after it lets go.
+    while SWEEP_DUE.load(Ordering::SeqCst) {
+        let guard = match SWEEP.try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            // The holder sweeps when it lets go.
+            Err(TryLockError::WouldBlock) => break,
+        };
+        if SWEEP_DUE.swap(false, Ordering::SeqCst) {
+            found += sweep_locked();
+        }
+        drop(guard);
+    }
+    found
+}
+
+fn sweep_locked() -> usize {
     let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
     let orphans: Vec<i32> = children()
         .into_iter()
@@ -121,7 +160,6 @@ pub fn sweep() -> usize {
         // Only this pid: never collect the exit status of a process tokio is waiting for.
         let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::__WALL));
     }
-    drop(sweep);
     // No finished bot's descendant is left to write in the directories bots gave back.
     super::workdir::recycle();
     orphans.len()
@@ -150,8 +188,11 @@ mod tests {
         assert!(scanned.contains(&pid), "{scanned:?} lacks {pid}");
     }
 
-    #[test]
-    fn an_orphan_is_found_by_the_main_threads_file_and_by_the_scan() {
+    /// Tests that make orphans or sweep them take turns.
+    static ORPHANS: Mutex<()> = Mutex::new(());
+
+    /// A `sleep` whose parent exited: an orphan given to this process, the subreaper.
+    fn orphan() -> i32 {
         use std::io::BufRead;
         become_subreaper();
         // Tests run on their own threads: the orphan still goes to the main thread.
@@ -165,7 +206,31 @@ mod tests {
             .read_line(&mut line)
             .unwrap();
         sh.wait().unwrap();
-        let pid: i32 = line.trim().parse().unwrap();
+        line.trim().parse().unwrap()
+    }
+
+    #[test]
+    fn a_sweep_asked_for_during_a_spawn_does_not_wait_and_is_done_by_the_spawn() {
+        let _turn = ORPHANS.lock().unwrap_or_else(|e| e.into_inner());
+        let pid = orphan();
+        spawn_seen(true, || {
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || tx.send(sweep()).unwrap());
+            let found = rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .expect("the sweep returns while the spawn holds the lock");
+            assert_eq!(found, 0, "nothing is swept during the spawn");
+            assert!(children().contains(&pid), "the orphan is still there");
+            Ok(((), None))
+        })
+        .unwrap();
+        assert!(!children().contains(&pid), "swept when the spawn let go");
+    }
+
+    #[test]
+    fn an_orphan_is_found_by_the_main_threads_file_and_by_the_scan() {
+        let _turn = ORPHANS.lock().unwrap_or_else(|e| e.into_inner());
+        let pid = orphan();
         let (fast, slow) = (children(), scan_children());
         let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
         let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::__WALL));
