@@ -61,8 +61,8 @@ fn stderr_tail(path: &Path) -> String {
 }
 
 /// Replay a game log into frames: the start, then one frame whenever the board changed or a
-/// seat failed.
-pub fn game_view(log: &Path) -> Result<GameView> {
+/// seat failed. `has_stderr` says whether a seat's stderr file is there (most bots write none).
+pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameView> {
     let text =
         std::fs::read_to_string(log).map_err(Error::io(format!("reading {}", log.display())))?;
     let Recorded {
@@ -120,7 +120,14 @@ pub fn game_view(log: &Path) -> Result<GameView> {
     }
     Ok(GameView {
         frames,
-        stderr: [0, 1].map(|s| stderr_tail(&stderr_path(log, s))),
+        stderr: [0, 1].map(|s| {
+            let path = stderr_path(log, s);
+            if has_stderr(&path) {
+                stderr_tail(&path)
+            } else {
+                String::new()
+            }
+        }),
     })
 }
 

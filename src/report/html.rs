@@ -121,20 +121,46 @@ fn failures(names: &[String], rows: &[GameRow]) -> Vec<[u32; 4]> {
 
 /// Where a row's log is: in `dir/logs`, or as recorded (relative to where arena ran) for a log
 /// kept elsewhere. The folder's own comes first: a copied folder must not show the original's.
-fn log_file(dir: &Path, row: &GameRow) -> PathBuf {
+fn log_file(dir: &Path, row: &GameRow, exists: impl Fn(&Path) -> bool) -> PathBuf {
     let recorded = PathBuf::from(&row.log);
     let here = dir
         .join("logs")
         .join(recorded.file_name().unwrap_or_default());
-    if here.exists() { here } else { recorded }
+    if exists(&here) { here } else { recorded }
+}
+
+/// The files in the results folder's `logs`, listed once: the report looks for a log and two
+/// stderr files per game, and most stderr files do not exist. One listing replaced three
+/// lookups per game, two of them failing, in a folder of thousands of files.
+struct Present {
+    logs: PathBuf,
+    names: std::collections::HashSet<std::ffi::OsString>,
+}
+
+impl Present {
+    fn list(dir: &Path) -> Present {
+        let logs = dir.join("logs");
+        let names = std::fs::read_dir(&logs)
+            .map(|entries| entries.filter_map(|e| Some(e.ok()?.file_name())).collect())
+            .unwrap_or_default();
+        Present { logs, names }
+    }
+
+    /// Whether a file is there: looked up in the listing when it is in `logs`, else asked.
+    fn has(&self, path: &Path) -> bool {
+        match (path.parent(), path.file_name()) {
+            (Some(parent), Some(name)) if parent == self.logs => self.names.contains(name),
+            _ => path.exists(),
+        }
+    }
 }
 
 /// One game for the viewer: its frames and stderr as zlib-compressed JSON in base64, or `!` and why
 /// it cannot be shown.
-pub fn pack(log: &Path) -> String {
+fn pack(log: &Path, present: &Present) -> String {
     // A game that cannot be drawn (even one a picture bug panics on) is shown as such, and the
     // run and the rest of the report go on.
-    let view = match std::panic::catch_unwind(|| game_view(log)) {
+    let view = match std::panic::catch_unwind(|| game_view(log, |p| present.has(p))) {
         Ok(Ok(v)) => v,
         Ok(Err(e)) => return format!("!{e}").replace(['\n', '<'], " "),
         Err(_) => return format!("!drawing {} failed (a bug in arena)", log.display()),
@@ -170,13 +196,14 @@ fn compress(data: &[u8]) -> Vec<u8> {
 fn packed_games(dir: &Path, rows: &[GameRow]) -> Vec<String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = rows.len().div_ceil(threads).max(1);
+    let present = &Present::list(dir);
     std::thread::scope(|s| {
         let parts: Vec<_> = rows
             .chunks(chunk)
             .map(|part| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|r| pack(&log_file(dir, r)))
+                        .map(|r| pack(&log_file(dir, r, |p| present.has(p)), present))
                         .collect::<Vec<_>>()
                 })
             })
@@ -298,7 +325,7 @@ pub fn report_command(dir: &Path, title: Option<String>) -> Result<()> {
             games.display()
         )));
     };
-    let log = log_file(dir, first);
+    let log = log_file(dir, first, Path::exists);
     let text =
         std::fs::read_to_string(&log).map_err(Error::io(format!("reading {}", log.display())))?;
     let header = crate::replay::Recorded::read(&log, &text)?.header;
