@@ -11,7 +11,8 @@
 //!       standings and the report written at the end.
 //!
 //! Both run with the environment arena gives its bots (`common::bots_env`), so the bots start
-//! the same way under both. Each arena run writes into a fresh folder. Prints games per second for both (median of
+//! the same way under both, after the disk has settled from the earlier benches' cleanup
+//! (`common::settle_disk`). Each arena run writes into a fresh folder. Prints games per second for both (median of
 //! `ARENA_BENCH_REPS`, default 5) and the ratio arena/baseline. Goal: at least 0.8.
 //!
 //! Run: `cargo bench --bench throughput`. Without `--bench` on the command line it does nothing.
@@ -74,6 +75,7 @@ fn main() {
     println!(
         "throughput bench: {GAMES} one-round roshambo games, {cores} at a time, {reps} rep(s) + 1 warm-up"
     );
+    common::settle_disk();
     run("baseline", baseline_cmd());
     run("arena run", arena_cmd());
     let (mut tb, mut ta) = (Vec::new(), Vec::new());
