@@ -19,8 +19,8 @@ static OWNED: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 static SWEEP: Mutex<()> = Mutex::new(());
 
 /// A sweep was asked for and has not run yet. A sweep never waits for the lock: a spawn holds it
-/// until its child has exec'd, and a game thread waiting that long left its core idle (a tenth
-/// of a second in a thousand short games). Whoever holds the lock sweeps when it lets go.
+/// until its child has exec'd, and a game thread waiting that long left its core idle (83 ms in
+/// a run of a thousand short games). Whoever holds the lock sweeps when it lets go.
 static SWEEP_DUE: AtomicBool = AtomicBool::new(false);
 
 /// Become the reaper of our descendants' orphans. Call once, before starting bots.
