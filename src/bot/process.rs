@@ -133,7 +133,7 @@ struct Process {
     exit: Option<String>,
     /// Set once `terminate` has killed the group; until then dropping the process kills it.
     terminated: bool,
-    stderr_task: JoinHandle<()>,
+    capture: Capture,
     // Removed when the game is over; kept alive until then.
     _workdir: Option<super::workdir::WorkDir>,
     _fifo_dir: Option<tempfile::TempDir>,
@@ -187,14 +187,25 @@ impl Process {
         how
     }
 
+    /// How the process ended, once what it said as it failed is in its stderr file: a failing
+    /// exit is described from its last words. Waits for them only so long, since a child of the
+    /// bot may hold the pipe open.
+    async fn described(&mut self, status: ExitStatus) -> String {
+        if !status.success() {
+            self.capture.wait(EXIT_LINGER).await;
+        }
+        self.describe(status)
+    }
+
     /// Close-out: wait for the process to exit, then SIGTERM its group, a grace, SIGKILL, reap.
     /// The group is killed even when the leader exited by itself, so that children it left behind
-    /// (holding the pipes open, or just running) go too.
-    async fn terminate(mut self, grace: Duration) -> String {
+    /// (holding the pipes open, or just running) go too. Returns how it ended, and its stderr
+    /// capture, which may still be copying the last of it.
+    async fn terminate(mut self, grace: Duration) -> (String, Capture) {
         if self.exit.is_none()
             && let Ok(Ok(status)) = timeout(grace, self.child.wait()).await
         {
-            self.exit = Some(self.describe(status));
+            self.exit = Some(self.described(status).await);
         }
         if self.exit.is_none() {
             let _ = killpg(self.pgid, Signal::SIGTERM);
@@ -210,13 +221,9 @@ impl Process {
                 Err(e) => format!("could not be reaped: {e}"),
             });
         }
-        // The capture ends at end of file, once every process holding the pipe is gone; one that
-        // escaped the group must not hold the game open.
-        if timeout(grace, &mut self.stderr_task).await.is_err() {
-            self.stderr_task.abort();
-        }
         reaper::release(self.pgid.as_raw());
-        self.exit.take().unwrap_or_default()
+        let capture = std::mem::replace(&mut self.capture, Capture::none());
+        (self.exit.take().unwrap_or_default(), capture)
     }
 }
 
@@ -341,7 +348,14 @@ impl Connection {
         drop(cmd);
         let child = spawned.map_err(|e| crash(format!("could not start '{}': {e}", argv[0])))?;
         let pgid = Pid::from_raw(child.id().expect("a just-spawned child has a pid") as i32);
-        let stderr_task = tokio::spawn(capture(err_read, stderr_path.to_path_buf(), limits));
+        let capture = Capture {
+            task: Some(tokio::spawn(capture(
+                err_read,
+                stderr_path.to_path_buf(),
+                limits,
+            ))),
+            grace: limits.grace,
+        };
 
         let mut process = Process {
             child,
@@ -350,7 +364,7 @@ impl Connection {
             stderr_path: Some(stderr_path.to_path_buf()),
             exit: None,
             terminated: false,
-            stderr_task,
+            capture,
             _workdir: workdir,
             _fifo_dir: None,
         };
@@ -365,7 +379,7 @@ impl Connection {
                 match open_fifos(&mut process, &pin, &pout, startup).await {
                     Ok((tx, rx)) => (Box::new(tx), Box::new(rx)),
                     Err(fault) => {
-                        process.terminate(limits.grace).await;
+                        let _ = process.terminate(limits.grace).await;
                         return Err(fault);
                     }
                 }
@@ -417,7 +431,7 @@ impl Connection {
                 },
                 status = async { self.process.as_mut().expect("checked").child.wait().await }, if !exited => {
                     let how = match status {
-                        Ok(s) => self.process.as_ref().expect("checked").describe(s),
+                        Ok(s) => self.process.as_mut().expect("checked").described(s).await,
                         Err(e) => format!("could not be waited for: {e}"),
                     };
                     self.process.as_mut().expect("checked").exit = Some(how);
@@ -462,7 +476,7 @@ impl Connection {
         if p.exit.is_none()
             && let Ok(Ok(status)) = timeout(EXIT_LINGER, p.child.wait()).await
         {
-            p.exit = Some(p.describe(status));
+            p.exit = Some(p.described(status).await);
         }
         match &p.exit {
             Some(how) => Event::Exited(how.clone()),
@@ -471,8 +485,10 @@ impl Connection {
     }
 
     /// End the connection: close the bot's input, let it exit, then kill its whole group.
-    /// Returns how the process ended (empty for the terminal).
-    pub async fn close(self) -> String {
+    /// Returns how the process ended (empty for the terminal), and its stderr capture: the last
+    /// of it may still be on its way to the file, and the game needs it there before it is
+    /// recorded, not before the next game starts.
+    pub async fn close(self) -> (String, Capture) {
         let Connection {
             writer,
             lines,
@@ -483,7 +499,7 @@ impl Connection {
         drop(lines);
         match process {
             Some(p) => p.terminate(limits.grace).await,
-            None => String::new(),
+            None => (String::new(), Capture::none()),
         }
     }
 }
@@ -567,7 +583,10 @@ async fn open_fifos(
             return Ok((pipe::Sender::from_file(fin).map_err(wrap)?, pipe::Receiver::from_file(fout).map_err(wrap)?));
         }
         status = process.child.wait() => {
-            let how = status.map(|s| process.describe(s)).unwrap_or_else(|e| e.to_string());
+            let how = match status {
+                Ok(s) => process.described(s).await,
+                Err(e) => e.to_string(),
+            };
             process.exit = Some(how.clone());
             Fault::new(FaultKind::Crash, format!("{how} before opening COCO_PIPEIN and COCO_PIPEOUT"))
         }
@@ -616,6 +635,45 @@ fn bot_pipe(arena: End) -> std::io::Result<(OwnedFd, OwnedFd)> {
     };
     fcntl(ours, FcntlArg::F_SETFL(OFlag::O_NONBLOCK))?;
     Ok((read, write))
+}
+
+/// A bot's stderr on its way to its capture file. The copy ends at the end of the pipe, once
+/// every process holding it is gone: usually as the bot exits, but the exit can be seen first.
+pub struct Capture {
+    task: Option<JoinHandle<()>>,
+    /// How long a copy held open (by a process that escaped the bot's group) is waited for.
+    grace: Duration,
+}
+
+impl Capture {
+    fn none() -> Capture {
+        Capture {
+            task: None,
+            grace: Duration::ZERO,
+        }
+    }
+
+    /// Whether all of it is in the file.
+    pub fn is_done(&self) -> bool {
+        self.task.as_ref().is_none_or(|t| t.is_finished())
+    }
+
+    /// Wait up to `limit` for the copy to end.
+    async fn wait(&mut self, limit: Duration) {
+        if let Some(task) = self.task.as_mut()
+            && timeout(limit, task).await.is_ok()
+        {
+            self.task = None;
+        }
+    }
+
+    /// Wait for the copy to end, up to the grace; then it is cut off where it is.
+    pub async fn finish(mut self) {
+        self.wait(self.grace).await;
+        if let Some(task) = self.task {
+            task.abort();
+        }
+    }
 }
 
 /// Copy a bot's stderr to its capture file, up to the cap; count what goes beyond.
@@ -706,7 +764,7 @@ impl SpectatorSink {
                 stderr_path: None,
                 exit: None,
                 terminated: false,
-                stderr_task: tokio::spawn(async {}),
+                capture: Capture::none(),
                 _workdir: None,
                 _fifo_dir: None,
             }),
@@ -722,7 +780,70 @@ impl SpectatorSink {
         self.tx = None;
         let _ = (&mut self.task).await;
         if let Some(p) = self.process.take() {
-            p.terminate(grace).await;
+            let _ = p.terminate(grace).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A capture of a pipe whose write end the test holds, as a bot (or its escaped child) would.
+    fn capturing(path: &Path, grace: Duration) -> (OwnedFd, Capture) {
+        let (read, write) = bot_pipe(End::Read).unwrap();
+        let rx = pipe::Receiver::from_owned_fd_unchecked(read).unwrap();
+        let capture = Capture {
+            task: Some(tokio::spawn(capture(
+                rx,
+                path.to_path_buf(),
+                IoLimits::default(),
+            ))),
+            grace,
+        };
+        (write, capture)
+    }
+
+    #[tokio::test]
+    async fn a_capture_is_done_once_its_pipe_is_closed_and_then_holds_everything() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stderr");
+        let (write, capture) = capturing(&path, Duration::from_secs(10));
+        let said = "last words\n".repeat(20_000);
+        let mut writer = File::from(write);
+        // More than a pipe holds, so the copy runs while the writer writes.
+        let feeder = std::thread::spawn(move || {
+            writer.write_all(said.as_bytes()).unwrap();
+            writer
+        });
+        while !feeder.is_finished() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let writer = feeder.join().unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!capture.is_done(), "the pipe is still open");
+        drop(writer);
+        let started = std::time::Instant::now();
+        capture.finish().await;
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "ended at end of file"
+        );
+        assert_eq!(std::fs::read(&path).unwrap().len(), 11 * 20_000);
+    }
+
+    #[tokio::test]
+    async fn a_capture_held_open_is_cut_off_after_its_grace() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stderr");
+        let (write, capture) = capturing(&path, Duration::from_millis(200));
+        let mut writer = File::from(write);
+        writer.write_all(b"before\n").unwrap();
+        let started = std::time::Instant::now();
+        capture.finish().await;
+        assert!(started.elapsed() >= Duration::from_millis(200));
+        // Cut off where it was: what came before the grace ran out is kept.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "before\n");
+        drop(writer);
     }
 }

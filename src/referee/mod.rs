@@ -11,7 +11,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::time::Instant;
 
 use crate::bot::process::IoLimits;
-use crate::bot::{BotCommand, BotSpec, Connection, Event};
+use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event};
 use crate::error::{Error, Result};
 use crate::games::{
     Fault, FaultKind, GameInfo, Msg, Outbox, Params, Reason, Seating, Step, derive_seed,
@@ -203,12 +203,28 @@ pub struct Played {
     pub record: GameRecord,
     log: GameLog,
     result: serde_json::Value,
+    /// The bots' stderr, possibly still on its way to their files.
+    captures: Vec<Capture>,
 }
 
 impl Played {
+    /// Whether the bots' stderr is all in their files.
+    pub fn settled(&self) -> bool {
+        self.captures.iter().all(Capture::is_done)
+    }
+
+    /// Wait until the bots' stderr is all in their files (or cut off after the grace): a game
+    /// counts with all its files complete.
+    pub async fn settle(&mut self) {
+        for capture in self.captures.drain(..) {
+            capture.finish().await;
+        }
+    }
+
     /// Write the result into the log and wait for the disk. On the blocking pool: a runtime
     /// thread would stop relaying other games meanwhile.
-    pub async fn durable(self) -> Result<GameRecord> {
+    pub async fn durable(mut self) -> Result<GameRecord> {
+        self.settle().await;
         tokio::task::spawn_blocking(move || self.finish())
             .await
             .map_err(|e| Error::Failed(format!("writing a game log: {e}")))?
@@ -220,6 +236,7 @@ impl Played {
             record,
             log,
             result,
+            ..
         } = self;
         log.finish(result).map(|()| record)
     }
@@ -324,7 +341,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
 
     let verdict = judge.verdict();
     let [a, b] = seats;
-    let (e0, e1) = tokio::join!(close(a.io), close(b.io));
+    let ((e0, c0), (e1, c1)) = tokio::join!(close(a.io), close(b.io));
     // Whatever escaped the bots' process groups and was re-parented to arena goes too.
     crate::bot::reaper::sweep();
     for (seat, status) in [e0, e1].into_iter().enumerate() {
@@ -350,13 +367,17 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         record,
         log: wire.log,
         result,
+        captures: [c0, c1].into_iter().flatten().collect(),
     })
 }
 
-async fn close(io: SeatIo) -> Option<String> {
+async fn close(io: SeatIo) -> (Option<String>, Option<Capture>) {
     match io {
-        SeatIo::Remote { conn, .. } => Some((*conn).close().await).filter(|s| !s.is_empty()),
-        _ => None,
+        SeatIo::Remote { conn, .. } => {
+            let (how, capture) = (*conn).close().await;
+            (Some(how).filter(|s| !s.is_empty()), Some(capture))
+        }
+        _ => (None, None),
     }
 }
 
