@@ -61,31 +61,79 @@ pub fn recycle() {
 /// mode (that is put back); what it left inside disqualifies the directory, which is removed,
 /// contents and all.
 fn reusable(path: &Path) -> bool {
-    let reset = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700));
-    let empty =
-        reset.is_ok() && std::fs::read_dir(path).is_ok_and(|mut entries| entries.next().is_none());
+    let empty = left_empty(path).unwrap_or(false);
     if !empty {
         let _ = std::fs::remove_dir_all(path);
     }
     empty
 }
 
+/// Whether the directory is empty, with its mode put back to 0700 if the bot changed it. One
+/// open answers both, and the mode is written only when it changed: a `chmod` per bot per game
+/// dirtied every directory's inode, for the next sync to write out.
+fn left_empty(path: &Path) -> nix::Result<bool> {
+    use nix::fcntl::OFlag;
+    use nix::sys::stat::{Mode, fchmod, fstat};
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+    let mut dir = match nix::dir::Dir::open(path, flags, Mode::empty()) {
+        // A mode without read or search for its owner: put it back first.
+        Err(nix::errno::Errno::EACCES) => {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700))
+                .map_err(|_| nix::errno::Errno::EACCES)?;
+            nix::dir::Dir::open(path, flags, Mode::empty())?
+        }
+        opened => opened?,
+    };
+    if fstat(&dir)?.st_mode & 0o7777 != 0o700 {
+        fchmod(&dir, Mode::S_IRWXU)?;
+    }
+    let mut entries = dir.iter();
+    Ok(entries.all(|e| e.is_ok_and(|e| matches!(e.file_name().to_bytes(), b"." | b".."))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn an_emptied_directory_is_reused_with_its_mode_reset_and_a_used_one_removed() {
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    /// An empty bot directory whose mode the bot changed to `changed`: reused, mode put back.
+    fn reused_after_mode(changed: u32) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bot");
         std::fs::create_dir(&path).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o500)).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(changed)).unwrap();
         assert!(reusable(&path));
-        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o700);
+        assert_eq!(mode(&path), 0o700);
+        (dir, path)
+    }
+
+    #[test]
+    fn an_emptied_directory_is_reused_with_its_mode_reset_and_a_used_one_removed() {
+        let (_dir, path) = reused_after_mode(0o500);
         std::fs::create_dir(path.join(".hidden")).unwrap();
         assert!(!reusable(&path));
         assert!(!path.exists(), "removed, contents and all");
+    }
+
+    #[test]
+    fn a_directory_closed_to_its_owner_is_opened_again_and_reused() {
+        reused_after_mode(0o000);
+    }
+
+    #[test]
+    fn a_directory_swapped_for_a_link_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::fs::set_permissions(&elsewhere, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path = dir.path().join("bot");
+        std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+        assert!(!reusable(&path));
+        assert!(!path.exists() && !path.is_symlink(), "the link is removed");
+        assert_eq!(mode(&elsewhere), 0o755, "what it pointed to is left alone");
     }
 
     #[test]
