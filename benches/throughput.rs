@@ -75,7 +75,7 @@ fn main() {
     println!(
         "throughput bench: {GAMES} one-round roshambo games, {cores} at a time, {reps} rep(s) + 1 warm-up"
     );
-    common::settle_disk();
+    common::settle_disk(tmp);
     run("baseline", baseline_cmd());
     run("arena run", arena_cmd());
     let (mut tb, mut ta) = (Vec::new(), Vec::new());

@@ -89,17 +89,52 @@ pub fn bots_env(cmd: &mut Command) -> &mut Command {
     }))
 }
 
-/// Let the disk settle before a bench that makes a file per game. On an ext4 without a journal
-/// (this project's VMs), making a file first looks at every free inode nearby deleted in the
-/// last five seconds, or five minutes while its inode table waits to be written back. Measured
-/// on such a disk, 1,000 files made in a folder just after 2,000 were deleted from it took
-/// 486 ms, and 27 ms after a `sync` and a wait. The earlier benches delete 12,000 logs in /tmp
-/// seconds before the throughput bench starts: that is not arena's cost, and the baseline,
-/// which makes no files, does not pay it. `sync` writes the tables back; five seconds later
-/// nothing deleted counts.
-pub fn settle_disk() {
-    nix::unistd::sync();
-    std::thread::sleep(Duration::from_secs(6));
+/// Let the disk settle in `dir` before a bench that makes a file per game there. On an ext4
+/// without a journal (this project's VMs), making a file first skips every free inode of its
+/// group deleted in the last five seconds, or in the last five minutes when that inode's table
+/// block is waiting to be written back, which making files there does. Measured on such a disk:
+/// a small file took 52 us to make on a quiet disk, and 919 us, 927 us and 59 us 6, 30 and 60 s
+/// after 5,000 files nearby were deleted and synced. The earlier benches delete 14,000 logs in
+/// the temp directory a minute or two before: that is not arena's cost, and the baseline, which
+/// makes no files, does not pay it.
+///
+/// So: `sync`, wait, then time making files in `dir` and wait until it costs what it does on a
+/// quiet disk, for five minutes at most. The probes' files are kept (deleting them would start
+/// it again); `dir` goes when the bench ends.
+pub fn settle_disk(dir: &Path) {
+    const FILES: usize = 200;
+    // Well above a quiet disk's cost, well below a disk that is still skipping deletions.
+    const QUIET: Duration = Duration::from_micros(200);
+    const PATIENCE: Duration = Duration::from_secs(300);
+    let started = Instant::now();
+    for probe in 1.. {
+        nix::unistd::sync();
+        std::thread::sleep(Duration::from_secs(6));
+        let folder = dir.join(format!("disk-probe-{probe}"));
+        std::fs::create_dir(&folder).unwrap_or_else(|e| fail(&format!("disk probe: {e}")));
+        let t = Instant::now();
+        for i in 0..FILES {
+            std::fs::write(folder.join(format!("file-{i:05}")), [b'x'; 300])
+                .unwrap_or_else(|e| fail(&format!("disk probe: {e}")));
+        }
+        let per_file = t.elapsed() / FILES as u32;
+        let waited = started.elapsed().as_secs();
+        if per_file <= QUIET {
+            println!(
+                "  disk: a file made in {} us (settled after {waited} s)",
+                per_file.as_micros()
+            );
+            return;
+        }
+        if started.elapsed() >= PATIENCE {
+            println!(
+                "  disk: a file still takes {} us to make after {waited} s: figures that make \
+                 files are slowed by the file system",
+                per_file.as_micros()
+            );
+            return;
+        }
+    }
 }
 
 /// `cc -O2 -o DIR/NAME bots/SOURCE`: an example bot, compiled.
