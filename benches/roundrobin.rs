@@ -126,7 +126,7 @@ fn main() {
     println!(
         "roundrobin bench: 64 bots (24 compiled, 20 builtin:random, 20 builtin:search), {games} connect4 games"
     );
-    common::settle_disk(&tmp);
+    common::settle_disk(tmp);
     let one = measure(arena, &spec_path, &tmp.join("out-1"), 1);
     let many = measure(arena, &spec_path, &tmp.join(format!("out-{jobs}")), jobs);
     println!(

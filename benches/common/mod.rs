@@ -99,25 +99,29 @@ pub fn bots_env(cmd: &mut Command) -> &mut Command {
 /// makes no files, does not pay it.
 ///
 /// So: `sync`, wait, then time making files in `dir` and wait until it costs what it does on a
-/// quiet disk, for five minutes at most. The probes' files are kept (deleting them would start
-/// it again); `dir` goes when the bench ends.
+/// quiet disk, probing every 15 s for five minutes at most. The probes' files are kept
+/// (deleting them would start it again; there are 2,000 at most); `dir` goes when the bench ends.
 pub fn settle_disk(dir: &Path) {
-    const FILES: usize = 200;
+    const FILES: usize = 100;
     // Well above a quiet disk's cost, well below a disk that is still skipping deletions.
     const QUIET: Duration = Duration::from_micros(200);
     const PATIENCE: Duration = Duration::from_secs(300);
     let started = Instant::now();
+    nix::unistd::sync();
+    std::thread::sleep(Duration::from_secs(6));
     for probe in 1.. {
-        nix::unistd::sync();
-        std::thread::sleep(Duration::from_secs(6));
         let folder = dir.join(format!("disk-probe-{probe}"));
         std::fs::create_dir(&folder).unwrap_or_else(|e| fail(&format!("disk probe: {e}")));
-        let t = Instant::now();
-        for i in 0..FILES {
-            std::fs::write(folder.join(format!("file-{i:05}")), [b'x'; 300])
-                .unwrap_or_else(|e| fail(&format!("disk probe: {e}")));
-        }
-        let per_file = t.elapsed() / FILES as u32;
+        // The median, so that one stall of a busy machine does not decide.
+        let mut times: Vec<Duration> = (0..FILES)
+            .map(|i| {
+                let t = Instant::now();
+                std::fs::write(folder.join(format!("file-{i:05}")), [b'x'; 300])
+                    .unwrap_or_else(|e| fail(&format!("disk probe: {e}")));
+                t.elapsed()
+            })
+            .collect();
+        let per_file = median(&mut times);
         let waited = started.elapsed().as_secs();
         if per_file <= QUIET {
             println!(
@@ -134,6 +138,7 @@ pub fn settle_disk(dir: &Path) {
             );
             return;
         }
+        std::thread::sleep(Duration::from_secs(15));
     }
 }
 

@@ -379,7 +379,10 @@ impl Connection {
                 match open_fifos(&mut process, &pin, &pout, startup).await {
                     Ok((tx, rx)) => (Box::new(tx), Box::new(rx)),
                     Err(fault) => {
-                        let _ = process.terminate(limits.grace).await;
+                        // The seat is over before its game starts, and what the bot said as it
+                        // failed is what `arena check` and the report show: keep all of it.
+                        let (_, capture) = process.terminate(limits.grace).await;
+                        capture.finish().await;
                         return Err(fault);
                     }
                 }
@@ -430,13 +433,14 @@ impl Connection {
                     Some(Err(LinesCodecError::Io(e))) => Event::ReadError(e.to_string()),
                 },
                 status = async { self.process.as_mut().expect("checked").child.wait().await }, if !exited => {
+                    let exited_at = Instant::now();
                     let how = match status {
                         Ok(s) => self.process.as_mut().expect("checked").described(s).await,
                         Err(e) => format!("could not be waited for: {e}"),
                     };
                     self.process.as_mut().expect("checked").exit = Some(how);
                     // Its last words may still be in the pipe, or a child may hold it open.
-                    deadline = deadline.min(Instant::now() + EXIT_LINGER);
+                    deadline = deadline.min(exited_at + EXIT_LINGER);
                 }
                 // RLIMIT_NPROC counts all of a user's processes and never binds root: count the
                 // bot's group ourselves while it thinks.

@@ -118,6 +118,8 @@ mod tests {
         assert!(!path.exists(), "removed, contents and all");
     }
 
+    /// Run as root (as CI does) the first open succeeds and only the mode is put back; as
+    /// another user the open is refused and the mode is put back first.
     #[test]
     fn a_directory_closed_to_its_owner_is_opened_again_and_reused() {
         reused_after_mode(0o000);

@@ -198,7 +198,8 @@ pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
     play_unsynced(setup).await?.durable().await
 }
 
-/// A game played out whose log is written but not yet synced to disk.
+/// A game played out whose log is written but not yet synced to disk, and whose bots' stderr
+/// may still be on its way to their files (`settle` waits for it).
 pub struct Played {
     pub record: GameRecord,
     log: GameLog,
@@ -214,11 +215,9 @@ impl Played {
     }
 
     /// Wait until the bots' stderr is all in their files (or cut off after the grace): a game
-    /// counts with all its files complete.
+    /// counts with all its files complete. Both seats at once, so a game waits one grace at most.
     pub async fn settle(&mut self) {
-        for capture in self.captures.drain(..) {
-            capture.finish().await;
-        }
+        futures_util::future::join_all(self.captures.drain(..).map(Capture::finish)).await;
     }
 
     /// Write the result into the log and wait for the disk. On the blocking pool: a runtime
@@ -230,8 +229,12 @@ impl Played {
             .map_err(|e| Error::Failed(format!("writing a game log: {e}")))?
     }
 
-    /// The same, blocking the calling thread.
-    pub fn finish(self) -> Result<GameRecord> {
+    /// The same, blocking the calling thread, for a settled game.
+    fn finish(self) -> Result<GameRecord> {
+        debug_assert!(
+            self.settled(),
+            "a game counts once its stderr is in its files"
+        );
         let Played {
             record,
             log,
@@ -241,10 +244,14 @@ impl Played {
         log.finish(result).map(|()| record)
     }
 
-    /// Make several games durable at once, blocking the calling thread: cheaper than one by
-    /// one (see `log::finish_all`).
+    /// Make several settled games durable at once, blocking the calling thread: cheaper than
+    /// one by one (see `log::finish_all`).
     pub fn finish_all(games: impl IntoIterator<Item = Played>) -> Result<()> {
-        log::finish_all(games.into_iter().map(|p| (p.log, p.result)).collect())
+        let logs = games.into_iter().map(|p| {
+            debug_assert!(p.settled(), "a game counts once its stderr is in its files");
+            (p.log, p.result)
+        });
+        log::finish_all(logs.collect())
     }
 }
 
