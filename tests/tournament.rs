@@ -57,6 +57,72 @@ fn wait_for_lines(out: &Path, lines: usize) {
     }
 }
 
+/// A bot's exit can be seen before the end of its stderr: a game counts only once its stderr
+/// is all in its file. Here the test itself holds the bot's stderr open past the bot's exit.
+#[test]
+fn a_game_is_recorded_only_once_its_bots_stderr_has_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    let go = dir.path().join("go");
+    let marker = format!("stderr-held-{}", std::process::id());
+    let path = spec(
+        dir.path(),
+        "name = \"t\"\ngame = \"roshambo\"\ngames_per_pairing = 1\nseed = 1\n[params]\nrounds = 1",
+        &[
+            (
+                "held",
+                &bot("waits_for_go.py", &format!("{} {marker}", go.display())),
+                "",
+            ),
+            ("other", "builtin:random", ""),
+        ],
+    );
+    let out = dir.path().join("out");
+    let mut run = spawn_run(&path, &out);
+    let started = Instant::now();
+    let pid = loop {
+        if let Some(p) = processes_with(&marker).first() {
+            break p.split(':').next().unwrap().to_string();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the bot never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    // A second writer on the bot's stderr pipe, as a process it left behind would be.
+    let mut held = std::fs::OpenOptions::new()
+        .write(true)
+        .open(format!("/proc/{pid}/fd/2"))
+        .unwrap();
+    std::fs::write(&go, "").unwrap();
+    while Path::new(&format!("/proc/{pid}")).exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the bot never ended"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // Well inside the one second arena waits for a capture to end.
+    std::thread::sleep(Duration::from_millis(300));
+    let rows = std::fs::read_to_string(out.join("games.csv")).unwrap_or_default();
+    assert!(
+        rows.lines().count() <= 1,
+        "recorded while its stderr was open:\n{rows}"
+    );
+    use std::io::Write;
+    held.write_all(b"late words\n").unwrap();
+    drop(held);
+    assert!(run.wait().unwrap().success());
+    assert_eq!(games(&out).len(), 1);
+    let said: String = std::fs::read_dir(out.join("logs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "stderr"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert_eq!(said, "late words\n");
+}
+
 #[test]
 fn spec_errors_name_file_line_and_column_and_nothing_runs() {
     let dir = tempfile::tempdir().unwrap();
