@@ -348,14 +348,7 @@ impl Connection {
         drop(cmd);
         let child = spawned.map_err(|e| crash(format!("could not start '{}': {e}", argv[0])))?;
         let pgid = Pid::from_raw(child.id().expect("a just-spawned child has a pid") as i32);
-        let capture = Capture {
-            task: Some(tokio::spawn(capture(
-                err_read,
-                stderr_path.to_path_buf(),
-                limits,
-            ))),
-            grace: limits.grace,
-        };
+        let capture = Capture::start(err_read, stderr_path, limits);
 
         let mut process = Process {
             child,
@@ -650,6 +643,13 @@ pub struct Capture {
 }
 
 impl Capture {
+    fn start(rx: pipe::Receiver, path: &Path, limits: IoLimits) -> Capture {
+        Capture {
+            task: Some(tokio::spawn(capture(rx, path.to_path_buf(), limits))),
+            grace: limits.grace,
+        }
+    }
+
     fn none() -> Capture {
         Capture {
             task: None,
@@ -797,15 +797,11 @@ mod tests {
     fn capturing(path: &Path, grace: Duration) -> (OwnedFd, Capture) {
         let (read, write) = bot_pipe(End::Read).unwrap();
         let rx = pipe::Receiver::from_owned_fd_unchecked(read).unwrap();
-        let capture = Capture {
-            task: Some(tokio::spawn(capture(
-                rx,
-                path.to_path_buf(),
-                IoLimits::default(),
-            ))),
+        let limits = IoLimits {
             grace,
+            ..IoLimits::default()
         };
-        (write, capture)
+        (write, Capture::start(rx, path, limits))
     }
 
     #[tokio::test]
