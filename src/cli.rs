@@ -35,7 +35,7 @@ pub enum Command {
         /// The tournament spec (TOML).
         spec: PathBuf,
         /// Games played at once (default: the spec's `jobs`, else the number of cores).
-        #[arg(long, short = 'j')]
+        #[arg(long, short = 'j', value_parser = jobs)]
         jobs: Option<usize>,
         /// Results folder (default: results/<spec name>).
         #[arg(long)]
@@ -97,7 +97,7 @@ pub struct DuelArgs {
     #[arg(long, short = 'g')]
     pub game: String,
     /// Number of games; the bots swap seats after each game.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=crate::spec::bounds::MATCH_GAMES as i64))]
     pub games: u32,
     /// A game parameter, as key=value (repeatable).
     #[arg(short = 'a', long = "arg", value_name = "KEY=VAL")]
@@ -146,7 +146,7 @@ pub struct CheckArgs {
     #[arg(long, short = 'g')]
     pub game: String,
     /// Number of games; the bot meets each built-in bot in turn, playing first and second.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=crate::spec::bounds::MATCH_GAMES as i64))]
     pub games: u32,
     /// A game parameter, as key=value (repeatable).
     #[arg(short = 'a', long = "arg", value_name = "KEY=VAL")]
@@ -167,4 +167,15 @@ pub struct CheckArgs {
     /// removed afterwards).
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+/// `--jobs`: from 1 to the bound every run keeps (see `spec::bounds`).
+fn jobs(text: &str) -> Result<usize, String> {
+    let max = crate::spec::bounds::JOBS;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of games at once from 1 to {max}"
+        )),
+    }
 }

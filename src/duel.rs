@@ -121,13 +121,43 @@ pub fn finished_line(id: usize, r: &GameRecord) -> String {
     line
 }
 
-fn default_out(game: &str) -> PathBuf {
+/// A new folder for a duel's results: `results/duel-GAME-DATE-TIME`, made here and by no one
+/// else. Two duels started in the same second must not share one and interleave their logs: the
+/// folder is created exclusively, and a taken name gets `-2`, `-3`, ...
+fn default_out(game: &str) -> Result<PathBuf> {
     let stamp: String = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
         .to_string()
         .chars()
         .filter(|c| c.is_ascii_digit())
         .collect();
-    Path::new("results").join(format!("duel-{game}-{}-{}", &stamp[..8], &stamp[8..]))
+    let parent = Path::new("results");
+    std::fs::create_dir_all(parent).map_err(Error::io(format!("creating {}", parent.display())))?;
+    new_folder(
+        parent,
+        &format!("duel-{game}-{}-{}", &stamp[..8], &stamp[8..]),
+    )
+    .map_err(Error::io(format!(
+        "creating a folder in {}",
+        parent.display()
+    )))
+}
+
+/// Make `parent/stem`, or `parent/stem-N` for the first N free, exclusively.
+fn new_folder(parent: &Path, stem: &str) -> std::io::Result<PathBuf> {
+    for n in 1u32.. {
+        let name = if n == 1 {
+            stem.to_string()
+        } else {
+            format!("{stem}-{n}")
+        };
+        let path = parent.join(name);
+        match std::fs::create_dir(&path) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    unreachable!("some number is free")
 }
 
 /// What a match needs from the command line besides its bots, checked.
@@ -192,7 +222,10 @@ pub async fn run(args: DuelArgs) -> Result<()> {
     }
     let names = names(&args, &bots)?;
     let seed = args.seed.unwrap_or_else(rand::random);
-    let out = args.out.clone().unwrap_or_else(|| default_out(game.name));
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => default_out(game.name)?,
+    };
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
     if args.sandbox {
@@ -209,7 +242,7 @@ pub async fn run(args: DuelArgs) -> Result<()> {
     // Results on stdout; with --json, only the JSON there and the words on stderr.
     let say = |text: &str| {
         if args.json {
-            eprintln!("{text}");
+            crate::out::warn(text);
         } else {
             crate::out::line(text);
         }
@@ -304,4 +337,30 @@ pub async fn run(args: DuelArgs) -> Result<()> {
         points[1]
     ));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::new_folder;
+
+    #[test]
+    fn a_duel_folder_is_never_shared() {
+        let parent = tempfile::tempdir().unwrap();
+        let made: Vec<_> = (0..3)
+            .map(|_| new_folder(parent.path(), "duel-roshambo-20261124-101500").unwrap())
+            .collect();
+        let names: Vec<_> = made
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "duel-roshambo-20261124-101500",
+                "duel-roshambo-20261124-101500-2",
+                "duel-roshambo-20261124-101500-3"
+            ]
+        );
+        assert!(made.iter().all(|p| p.is_dir()));
+    }
 }

@@ -40,7 +40,7 @@ fn main() {
     };
     arena::bot::remove_scratch();
     if let Err(e) = result {
-        eprintln!("arena: {e}");
+        arena::out::warn(&format!("arena: {e}"));
         std::process::exit(e.exit_code());
     }
 }

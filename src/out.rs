@@ -1,17 +1,73 @@
-//! Results on stdout. A reader that goes away (`arena run ... | head`) must not stop a run or
-//! kill arena with a panic: what cannot be written is dropped.
+//! Words for the terminal. A reader that goes away (`arena run ... | head`) must not stop a run or
+//! kill arena with a panic: what cannot be written is dropped. Bots' bytes reach these lines
+//! (moves quoted in a failure, stderr in `arena check`), and a terminal obeys escape sequences:
+//! a move made of them could rewrite a "Finished game" line into a fake win, so every control
+//! character is shown escaped.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::io::Write;
 
 /// Print a line of results.
 pub fn line(text: &str) {
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    let _ = writeln!(std::io::stdout().lock(), "{}", shown(text));
 }
 
 /// Print text as it is (it carries its own newlines).
 pub fn text(text: &str) {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout
-        .write_all(text.as_bytes())
+        .write_all(shown(text).as_bytes())
         .and_then(|_| stdout.flush());
+}
+
+/// Print a line of words on stderr.
+pub fn warn(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{}", shown(text));
+}
+
+/// `text` safe for a terminal: newlines and tabs stay; every other control character (C0, DEL,
+/// C1) and the bidirectional overrides that reorder what is shown become visible escapes.
+pub fn shown(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.contains(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut safe = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\r' => safe.push_str("\\r"),
+            c if unsafe_char(c) && (c as u32) < 0x100 => {
+                let _ = write!(safe, "\\x{:02x}", c as u32);
+            }
+            c if unsafe_char(c) => {
+                let _ = write!(safe, "\\u{{{:x}}}", c as u32);
+            }
+            c => safe.push(c),
+        }
+    }
+    Cow::Owned(safe)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn control_characters_are_shown_escaped_and_plain_text_is_untouched() {
+        assert!(matches!(
+            shown("Finished game 1: 1-0\tok\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(
+            shown("ROCK\x1b[2K\rFinished game 1 (evil vs you): 1-0"),
+            "ROCK\\x1b[2K\\rFinished game 1 (evil vs you): 1-0"
+        );
+        assert_eq!(shown("a\x07b\x7fc\u{9b}d"), "a\\x07b\\x7fc\\x9bd");
+        assert_eq!(shown("x\u{202e}y"), "x\\u{202e}y");
+        assert_eq!(shown("é ♜ 名"), "é ♜ 名");
+    }
 }

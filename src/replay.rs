@@ -190,7 +190,7 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
     );
     match (same, mismatch) {
         (true, None) => {
-            eprintln!("replay: the result agrees: {summary}");
+            crate::out::warn(&format!("replay: the result agrees: {summary}"));
             Ok(())
         }
         (true, Some(m)) => Err(Error::Failed(format!(

@@ -112,6 +112,34 @@ fn usage_errors_exit_2_and_say_what_is_wrong() {
             &["duel", "-", "-", "-g", "royalur"],
             "only one bot can be the terminal",
         ),
+        // Sizes that would exhaust memory are refused, not attempted.
+        (
+            &["run", "tournaments/royalur.toml", "--jobs", "10000000"],
+            "expected a number of games at once from 1 to 1024",
+        ),
+        (
+            &[
+                "duel",
+                "builtin:random",
+                "builtin:random",
+                "-g",
+                "roshambo",
+                "--games",
+                "4294967295",
+            ],
+            "4294967295 is not in 1..=100000",
+        ),
+        (
+            &[
+                "check",
+                "builtin:random",
+                "-g",
+                "roshambo",
+                "--games",
+                "4294967295",
+            ],
+            "4294967295 is not in 1..=100000",
+        ),
     ];
     for (args, message) in cases {
         arena()

@@ -31,6 +31,25 @@ impl Format {
     }
 }
 
+/// The largest run arena accepts. Each bound is far beyond a real tournament on one machine and far
+/// below what exhausts its memory: a spec that asks for more is a typo or an attack, and is
+/// refused before anything is planned.
+pub mod bounds {
+    /// Games at once (`jobs`, `--jobs`): each running game has two bots and their pipes.
+    pub const JOBS: usize = 1024;
+    /// `games_per_pairing`.
+    pub const GAMES_PER_PAIRING: u32 = 10_000;
+    /// Swiss `rounds`.
+    pub const ROUNDS: u32 = 1_000;
+    /// Games in one cycle of a schedule: the plan is held in memory, and at 10 ms a game it is
+    /// already three hours of play.
+    pub const SCHEDULE: u64 = 1_000_000;
+    /// Bots in a Swiss: each round's matching weighs every pair of bots.
+    pub const SWISS_BOTS: usize = 2_000;
+    /// `--games` of a duel or a check.
+    pub const MATCH_GAMES: u32 = 100_000;
+}
+
 /// One bot of a tournament.
 #[derive(Debug, Clone)]
 pub struct Entrant {
@@ -230,24 +249,36 @@ impl Spec {
             "startup_timeout",
         )?;
         if let Some(j) = &raw.jobs
-            && *j.get_ref() == 0
+            && !(1..=bounds::JOBS).contains(j.get_ref())
         {
-            return Err(src.at(Some(j.span()), "jobs must be at least 1"));
+            return Err(src.at(
+                Some(j.span()),
+                format!("jobs must be from 1 to {}", bounds::JOBS),
+            ));
         }
         if let Some(g) = &raw.games_per_pairing {
             if format == Format::Swiss {
                 return Err(src.at(Some(g.span()), "games_per_pairing is for round-robin and gauntlet; a swiss plays one game per pairing"));
             }
-            if *g.get_ref() == 0 {
-                return Err(src.at(Some(g.span()), "games_per_pairing must be at least 1"));
+            if !(1..=bounds::GAMES_PER_PAIRING).contains(g.get_ref()) {
+                return Err(src.at(
+                    Some(g.span()),
+                    format!(
+                        "games_per_pairing must be from 1 to {}",
+                        bounds::GAMES_PER_PAIRING
+                    ),
+                ));
             }
         }
         if let Some(r) = &raw.rounds {
             if format != Format::Swiss {
                 return Err(src.at(Some(r.span()), "rounds is for the swiss format only"));
             }
-            if *r.get_ref() == 0 {
-                return Err(src.at(Some(r.span()), "rounds must be at least 1"));
+            if !(1..=bounds::ROUNDS).contains(r.get_ref()) {
+                return Err(src.at(
+                    Some(r.span()),
+                    format!("rounds must be from 1 to {}", bounds::ROUNDS),
+                ));
             }
         }
 
@@ -355,13 +386,39 @@ impl Spec {
                 return Err(src.at(whole, "a gauntlet needs at least one bot with seed = true (the reference bots) and one without"));
             }
         }
+        if format == Format::Swiss && bots.len() > bounds::SWISS_BOTS {
+            return Err(src.at(
+                Some(raw.bots[bounds::SWISS_BOTS].name.span()),
+                format!(
+                    "a swiss takes at most {} bots, this one has {}: pairing a round weighs every \
+                     pair of bots (play a gauntlet or round-robin of groups instead)",
+                    bounds::SWISS_BOTS,
+                    bots.len()
+                ),
+            ));
+        }
+        let games_per_pairing = raw.games_per_pairing.as_ref().map_or(2, |g| *g.get_ref());
+        let schedule = schedule_size(format, &bots, games_per_pairing);
+        if schedule > bounds::SCHEDULE {
+            return Err(src.at(
+                raw.games_per_pairing.as_ref().map(|g| g.span()).or(whole),
+                format!(
+                    "this schedule has {schedule} games ({} bots, {} format, {games_per_pairing} \
+                     per pairing); at most {} are played in one run: lower games_per_pairing or \
+                     split the bots into groups",
+                    bots.len(),
+                    format.as_str(),
+                    bounds::SCHEDULE
+                ),
+            ));
+        }
         let n = bots.len() as f64;
         Ok(Spec {
             path: path.to_path_buf(),
             name: raw.name.into_inner(),
             game,
             format,
-            games_per_pairing: raw.games_per_pairing.map_or(2, |g| g.into_inner()),
+            games_per_pairing,
             rounds: raw
                 .rounds
                 .map_or(n.log2().ceil() as u32 + 2, |r| r.into_inner()),
@@ -374,6 +431,20 @@ impl Spec {
             bots,
         })
     }
+}
+
+/// How many games one cycle of the schedule plays (a Swiss: per round).
+fn schedule_size(format: Format, bots: &[Entrant], games_per_pairing: u32) -> u64 {
+    let n = bots.len() as u64;
+    let pairings = match format {
+        Format::RoundRobin => n * n.saturating_sub(1) / 2,
+        Format::Gauntlet => {
+            let seeds = bots.iter().filter(|b| b.seed).count() as u64;
+            seeds * (n - seeds)
+        }
+        Format::Swiss => return n / 2,
+    };
+    pairings.saturating_mul(u64::from(games_per_pairing))
 }
 
 #[cfg(test)]
@@ -475,6 +546,59 @@ command = "builtin:greedy"
                 "got {e:?}, expected {expected:?}"
             );
         }
+    }
+
+    /// A spec of `n` built-in bots in `format`, with `extra` lines at the top.
+    fn many_bots(format: &str, n: usize, extra: &str) -> String {
+        let mut text =
+            format!("name = \"big\"\ngame = \"roshambo\"\nformat = \"{format}\"\n{extra}\n");
+        for i in 0..n {
+            text.push_str(&format!(
+                "[[bot]]\nname = \"b{i}\"\ncommand = \"builtin:random\"\n"
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn absurd_sizes_are_refused_before_anything_is_planned() {
+        let cases = [
+            (
+                GOOD.replace("timeout = 2", "games_per_pairing = 4294967295"),
+                "t.toml:4:21: games_per_pairing must be from 1 to 10000",
+            ),
+            (
+                GOOD.replace("timeout = 2", "jobs = 10000000"),
+                "t.toml:4:8: jobs must be from 1 to 1024",
+            ),
+            (
+                GOOD.replace("round-robin", "swiss")
+                    .replace("timeout = 2", "rounds = 4294967295"),
+                "t.toml:4:10: rounds must be from 1 to 1000",
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(error(&text), expected);
+        }
+        let e = error(&many_bots("swiss", 10_000, ""));
+        assert!(
+            e.starts_with("t.toml:")
+                && e.contains("a swiss takes at most 2000 bots, this one has 10000"),
+            "{e}"
+        );
+        let e = error(&many_bots(
+            "round-robin",
+            1_000,
+            "games_per_pairing = 10000",
+        ));
+        assert!(e.contains("this schedule has 4995000000 games (1000 bots, round-robin format, 10000 per pairing); at most 1000000"), "{e}");
+        // Large but sane fields pass.
+        Spec::parse(Path::new("t.toml"), &many_bots("swiss", 2_000, "")).unwrap();
+        Spec::parse(
+            Path::new("t.toml"),
+            &many_bots("round-robin", 1_000, "games_per_pairing = 2"),
+        )
+        .unwrap();
     }
 
     #[test]

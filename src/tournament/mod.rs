@@ -302,14 +302,17 @@ impl Progress {
         match &self.bar {
             Some(bar) => {
                 bar.suspend(|| crate::out::line(line));
-                bar.set_message(leader);
+                bar.set_message(crate::out::shown(&leader).into_owned());
                 bar.inc(1);
             }
             None => {
                 crate::out::line(line);
                 if self.last_line.elapsed() > Duration::from_secs(10) || self.done == self.total {
                     self.last_line = Instant::now();
-                    eprintln!("arena: {}/{} games, {leader}", self.done, self.total);
+                    crate::out::warn(&format!(
+                        "arena: {}/{} games, {leader}",
+                        self.done, self.total
+                    ));
                 }
             }
         }

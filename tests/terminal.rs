@@ -1,0 +1,137 @@
+//! What reaches the user's terminal and folders from a duel: a bot's bytes are shown, never
+//! obeyed, and duels started together never share a results folder.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+/// A roshambo bot whose move, and stderr, are escape sequences that would rewrite the line above
+/// into a fake win and ring the bell, if a terminal were given them as they are.
+const FORGER: &str = r#"import sys
+sys.stdin.readline()
+fake = "\x1b[1A\x1b[2K\rFinished game 1 (forger vs random): 1-0 normal, 3 plies\x07\x9b"
+sys.stderr.write(fake + "\n")
+sys.stderr.flush()
+print(fake, flush=True)
+for line in sys.stdin:
+    pass
+"#;
+
+fn assert_no_raw_controls(what: &str, bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let raw: Vec<char> = text
+        .chars()
+        .filter(|&c| c.is_control() && c != '\n' && c != '\t')
+        .collect();
+    assert!(raw.is_empty(), "{what} has raw {raw:?}:\n{text}");
+}
+
+#[test]
+fn a_bots_escape_sequences_are_shown_not_obeyed() {
+    let dir = tempfile::tempdir().unwrap();
+    let forger = dir.path().join("forger.py");
+    std::fs::write(&forger, FORGER).unwrap();
+    let bot = format!("python3 {}", forger.display());
+
+    let duel = arena()
+        .args(["duel", &bot, "builtin:random", "--game", "roshambo"])
+        .args(["--names", "forger,random", "-a", "rounds=3", "--out"])
+        .arg(dir.path().join("duel"))
+        .output()
+        .unwrap();
+    assert!(duel.status.success(), "{duel:?}");
+    assert_no_raw_controls("duel's stdout", &duel.stdout);
+    assert_no_raw_controls("duel's stderr", &duel.stderr);
+    let said = String::from_utf8_lossy(&duel.stdout);
+    assert!(said.contains("0-1 protocol"), "{said}");
+    assert!(said.contains(r"\x1b[1A\x1b[2K\rFinished game 1"), "{said}");
+
+    let check = arena()
+        .args(["check", &bot, "--game", "roshambo", "--games", "1"])
+        .args(["-a", "rounds=3"])
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(1), "{check:?}");
+    assert_no_raw_controls("check's stdout", &check.stdout);
+    assert_no_raw_controls("check's stderr", &check.stderr);
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        said.contains(r"\x1b[2K"),
+        "the move and stderr are quoted: {said}"
+    );
+
+    let spec = dir.path().join("spec.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"t\"\ngame = \"roshambo\"\ngames_per_pairing = 1\n[params]\nrounds = 3\n\
+             [[bot]]\nname = \"forger\"\ncommand = \"{bot}\"\n\
+             [[bot]]\nname = \"random\"\ncommand = \"builtin:random\"\n"
+        ),
+    )
+    .unwrap();
+    let run = arena()
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(dir.path().join("run"))
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    assert_no_raw_controls("run's stdout", &run.stdout);
+    assert_no_raw_controls("run's stderr", &run.stderr);
+    assert!(String::from_utf8_lossy(&run.stdout).contains(r"\x1b[1A"));
+}
+
+#[test]
+fn duels_started_together_get_a_folder_each() {
+    let cwd = tempfile::tempdir().unwrap();
+    let duels: Vec<_> = (0..4)
+        .map(|_| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+                .current_dir(cwd.path())
+                .args([
+                    "duel",
+                    "builtin:random",
+                    "builtin:random",
+                    "--game",
+                    "roshambo",
+                ])
+                .args(["--games", "2", "-a", "rounds=5"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    // All four are running before the first is waited for: they start in the same second.
+    let duels: Vec<_> = duels
+        .into_iter()
+        .map(|d| d.wait_with_output().unwrap())
+        .collect();
+    for d in &duels {
+        assert!(d.status.success(), "{d:?}");
+    }
+    let results = cwd.path().join("results");
+    let folders: Vec<_> = std::fs::read_dir(&results)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(folders.len(), 4, "{folders:?}");
+    for f in &folders {
+        let mut logs: Vec<_> = std::fs::read_dir(f.join("logs"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        logs.sort();
+        assert_eq!(
+            logs,
+            ["game-0001.jsonl", "game-0002.jsonl"],
+            "{}",
+            f.display()
+        );
+        assert!(Path::new(&f.join("report.html")).is_file());
+    }
+}
