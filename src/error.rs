@@ -8,6 +8,10 @@ pub enum Error {
     /// Something went wrong while doing what was asked.
     #[error("{0}")]
     Failed(String),
+    /// arena could not set a game up (a bot's pipes, folder or sandbox): the machine's fault,
+    /// never a bot's. The game is not recorded.
+    #[error("{0}")]
+    Setup(String),
     /// Stopped by SIGINT or SIGTERM.
     #[error("interrupted")]
     Interrupted,

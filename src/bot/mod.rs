@@ -30,7 +30,7 @@ pub fn remove_scratch() {
     }
 }
 
-pub use process::{Capture, Connection, Event, SpectatorSink};
+pub use process::{Capture, Connection, Event, SpectatorSink, StartError};
 
 /// How a program's moves reach arena, exactly as Code Colosseum's `coco -c` offers.
 #[derive(

@@ -245,6 +245,15 @@ impl Drop for Process {
     }
 }
 
+/// Why a bot did not start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartError {
+    /// The bot's own doing (it exited, or did not open its pipes in time): it loses the game.
+    Bot(Fault),
+    /// arena's or the machine's (no pipe, no folder, no sandbox): the game is no one's fault.
+    Arena(String),
+}
+
 /// A live line connection to a bot (a process, or the terminal).
 pub struct Connection {
     writer: Box<dyn AsyncWrite + Send + Unpin>,
@@ -255,14 +264,14 @@ pub struct Connection {
 
 impl Connection {
     /// Start a bot program. For the pipe channel this waits (up to `startup`) until the bot has
-    /// opened both FIFOs, as coco does. Errors are faults of the bot: it could not start.
+    /// opened both FIFOs, as coco does.
     pub async fn spawn(
         spec: &BotSpec,
         stderr_path: &Path,
         startup: Duration,
         limits: IoLimits,
-    ) -> Result<Connection, Fault> {
-        let crash = |what: String| Fault::new(FaultKind::Crash, what);
+    ) -> Result<Connection, StartError> {
+        let crash = StartError::Arena;
         let argv = match &spec.command {
             BotCommand::Program(argv) => argv,
             BotCommand::Terminal => return Ok(Self::terminal(limits)),
@@ -346,7 +355,16 @@ impl Connection {
         });
         // The command holds the bot's ends of the pipes: drop them, or the capture never ends.
         drop(cmd);
-        let child = spawned.map_err(|e| crash(format!("could not start '{}': {e}", argv[0])))?;
+        let child = spawned.map_err(|e| {
+            let what = format!("could not start '{}': {e}", argv[0]);
+            // A program gone or not executable is the bot's; no memory or processes left is not.
+            match e.kind() {
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
+                    StartError::Bot(Fault::new(FaultKind::Crash, what))
+                }
+                _ => StartError::Arena(what),
+            }
+        })?;
         let pgid = Pid::from_raw(child.id().expect("a just-spawned child has a pid") as i32);
         let capture = Capture::start(err_read, stderr_path, limits);
 
@@ -376,7 +394,7 @@ impl Connection {
                         // failed is what `arena check` and the report show: keep all of it.
                         let (_, capture) = process.terminate(limits.grace).await;
                         capture.finish().await;
-                        return Err(fault);
+                        return Err(StartError::Bot(fault));
                     }
                 }
             }

@@ -11,7 +11,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::time::Instant;
 
 use crate::bot::process::IoLimits;
-use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event};
+use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
 use crate::error::{Error, Result};
 use crate::games::{
     Fault, FaultKind, GameInfo, Msg, Outbox, Params, Reason, Seating, Step, derive_seed,
@@ -89,7 +89,12 @@ struct Seat {
     moves: u32,
 }
 
-async fn open_seat(setup: &MatchSetup, seat: usize) -> (Seat, Option<Fault>) {
+/// A seat ready to play, with the bot's fault if it failed to start; an error when arena could
+/// not start it.
+async fn open_seat(
+    setup: &MatchSetup,
+    seat: usize,
+) -> std::result::Result<(Seat, Option<Fault>), String> {
     let bot = &setup.players[seat].bot;
     let (io, fault) = match &bot.command {
         BotCommand::Builtin(name) => (
@@ -117,7 +122,8 @@ async fn open_seat(setup: &MatchSetup, seat: usize) -> (Seat, Option<Fault>) {
                 },
                 None,
             ),
-            Err(f) => (SeatIo::Gone, Some(f)),
+            Err(StartError::Bot(f)) => (SeatIo::Gone, Some(f)),
+            Err(StartError::Arena(e)) => return Err(e),
         },
     };
     let seat = Seat {
@@ -125,7 +131,7 @@ async fn open_seat(setup: &MatchSetup, seat: usize) -> (Seat, Option<Fault>) {
         turn_start: None,
         moves: 0,
     };
-    (seat, fault)
+    Ok((seat, fault))
 }
 
 /// Where the referee's output goes: the log, the seats, the spectators.
@@ -299,7 +305,17 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         }
     }
     let started = Instant::now();
-    let ((s0, f0), (s1, f1)) = tokio::join!(open_seat(&setup, 0), open_seat(&setup, 1));
+    let (seat0, seat1) = tokio::join!(open_seat(&setup, 0), open_seat(&setup, 1));
+    // A seat that did start is closed (its bot killed) when dropped here.
+    let ((s0, f0), (s1, f1)) = match (seat0, seat1) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            return Err(Error::Setup(format!(
+                "game {}: {e}",
+                setup.log_path.display()
+            )));
+        }
+    };
     let mut seats = [s0, s1];
     let mut wire = Wire {
         log,
