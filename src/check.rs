@@ -105,6 +105,7 @@ pub async fn run(args: CheckArgs) -> Result<()> {
             limits,
             log_path: log_path.clone(),
             spectator: None,
+            ponder: false,
         })
         .await?;
         let p = examine(i + 1, builtin, seat, &record, &log_path, game, args.channel);

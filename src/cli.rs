@@ -129,10 +129,17 @@ pub struct DuelArgs {
     /// Print one JSON object per finished game on stdout; everything else goes to stderr.
     #[arg(long)]
     pub json: bool,
-    /// Run each bot in a sandbox (bubblewrap): read-only files but its own directory, no
-    /// network, the output folder hidden.
+    /// Run each bot in a sandbox (bubblewrap): it sees the system's folders and its own files,
+    /// read-only, and a small /tmp; no network, no other process, no terminal.
     #[arg(long)]
     pub sandbox: bool,
+    /// Run as root, the user sandboxed bots run as (a name or a uid; never root).
+    #[arg(long, value_name = "USER", default_value = crate::bot::Sandbox::DEFAULT_USER)]
+    pub sandbox_user: String,
+    /// Let the bot that is not to move keep running (pondering). By default, in turn-based
+    /// games, its processes are stopped until it is sent its next input.
+    #[arg(long)]
+    pub ponder: bool,
     /// The bots' names, as sent to them by the games that send names (default: from the commands).
     #[arg(long, value_name = "NAME0,NAME1")]
     pub names: Option<String>,

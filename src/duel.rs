@@ -219,6 +219,14 @@ pub async fn run(args: DuelArgs) -> Result<()> {
     let mut bots = bots;
     if args.sandbox {
         crate::bot::Sandbox::bwrap().map_err(|e| Error::Usage(format!("--sandbox: {e}")))?;
+        let sandbox = crate::bot::Sandbox::new(&args.sandbox_user)
+            .map_err(|e| Error::Usage(format!("--sandbox-user: {e}")))?;
+        for b in bots.iter_mut() {
+            sandbox
+                .check_reachable(b)
+                .map_err(|e| Error::Usage(format!("{}: {e}", b.label)))?;
+            b.sandbox = Some(sandbox.clone());
+        }
     }
     let names = names(&args, &bots)?;
     let seed = args.seed.unwrap_or_else(rand::random);
@@ -228,15 +236,6 @@ pub async fn run(args: DuelArgs) -> Result<()> {
     };
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
-    if args.sandbox {
-        let hide =
-            std::path::absolute(&out).map_err(Error::io(format!("resolving {}", out.display())))?;
-        for b in bots.iter_mut() {
-            b.sandbox = Some(crate::bot::Sandbox {
-                hide: vec![hide.clone()],
-            });
-        }
-    }
     let limits = IoLimits::default();
 
     // Results on stdout; with --json, only the JSON there and the words on stderr.
@@ -280,6 +279,7 @@ pub async fn run(args: DuelArgs) -> Result<()> {
             limits,
             log_path: logs.join(format!("game-{:04}.jsonl", i + 1)),
             spectator: sink.as_ref().map(|s| s.sender()),
+            ponder: args.ponder,
         })
         .await?;
         if let Some(sink) = sink {

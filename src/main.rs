@@ -6,7 +6,9 @@ use arena::cli::{Cli, Command};
 
 fn main() {
     let cli = Cli::parse();
+    harden();
     arena::bot::reaper::become_subreaper();
+    arena::bot::remove_stale_scratch();
     let result = match cli.command {
         Command::Games { game } => arena::duel::games(game.as_deref()),
         Command::Duel(args) => block_on(arena::duel::run(args)),
@@ -42,6 +44,27 @@ fn main() {
     if let Err(e) = result {
         arena::out::warn(&format!("arena: {e}"));
         std::process::exit(e.exit_code());
+    }
+}
+
+/// Bots run as the same user as arena unless sandboxed: not dumpable, arena's memory,
+/// environment and file descriptors cannot be read through /proc or ptrace by them. Standard
+/// streams that were closed (cron can start arena so) are opened on /dev/null, so that no pipe to
+/// a bot takes their numbers.
+fn harden() {
+    let _ = nix::sys::prctl::set_dumpable(false);
+    for fd in 0..3 {
+        // SAFETY: F_GETFD only asks whether the descriptor is open.
+        if unsafe { nix::libc::fcntl(fd, nix::libc::F_GETFD) } == -1
+            && let Ok(null) = std::fs::OpenOptions::new()
+                .read(fd == 0)
+                .write(fd != 0)
+                .open("/dev/null")
+        {
+            // The lowest free number, this one, since those below are open: kept open for good.
+            use std::os::fd::IntoRawFd;
+            let _ = null.into_raw_fd();
+        }
     }
 }
 

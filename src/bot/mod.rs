@@ -5,20 +5,41 @@ use std::path::{Path, PathBuf};
 
 pub mod process;
 pub mod reaper;
+pub mod tree;
 pub mod workdir;
 
-/// One folder for everything arena makes for its bots (working directories, FIFOs), so that a
-/// sandbox can hide all of it at once. Made on first use; `remove_scratch` removes it at exit.
+/// One folder for everything arena makes for its bots (working directories, FIFOs). Made on
+/// first use; `remove_scratch` removes it at exit, and a run that was killed leaves it for the
+/// next start to remove (`remove_stale_scratch`).
 static SCRATCH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Held locked for as long as this process lives, inside its scratch folder: a folder whose lock
+/// nobody holds was left by a run that was killed.
+static ALIVE: std::sync::OnceLock<nix::fcntl::Flock<std::fs::File>> = std::sync::OnceLock::new();
+const ALIVE_FILE: &str = ".alive";
+const SCRATCH_PREFIX: &str = "arena-";
 
 pub fn scratch() -> std::io::Result<&'static Path> {
     if let Some(p) = SCRATCH.get() {
         return Ok(p);
     }
-    let made = tempfile::Builder::new().prefix("arena-").tempdir()?.keep();
+    let made = tempfile::Builder::new()
+        .prefix(SCRATCH_PREFIX)
+        .tempdir()?
+        .keep();
+    // Locked under another name, then renamed: a lock file that can be seen is already held, so
+    // a start that cleans up never takes a folder being made for one that was left.
+    let aside = made.join(".alive-new");
+    let file = std::fs::File::create(&aside)?;
+    let lock = nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
+        .map_err(|(_, e)| std::io::Error::from(e))?;
+    std::fs::rename(&aside, made.join(ALIVE_FILE))?;
     // Another thread may have made one first; then ours goes.
     if SCRATCH.set(made.clone()).is_err() {
-        let _ = std::fs::remove_dir(&made);
+        drop(lock);
+        let _ = std::fs::remove_dir_all(&made);
+    } else {
+        let _ = ALIVE.set(lock);
     }
     Ok(SCRATCH.get().expect("set above"))
 }
@@ -28,6 +49,38 @@ pub fn remove_scratch() {
     if let Some(p) = SCRATCH.get() {
         let _ = std::fs::remove_dir_all(p);
     }
+}
+
+/// Remove the scratch folders that runs killed before they could clean up left in the temp
+/// folder: those of this user whose lock nobody holds. Returns how many.
+pub fn remove_stale_scratch() -> usize {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return 0;
+    };
+    let me = nix::unistd::geteuid().as_raw();
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let is_ours = entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(SCRATCH_PREFIX)
+            && entry.metadata().is_ok_and(|m| m.is_dir() && m.uid() == me);
+        if !is_ours {
+            continue;
+        }
+        let dir = entry.path();
+        let Ok(file) = std::fs::File::open(dir.join(ALIVE_FILE)) else {
+            continue;
+        };
+        if let Ok(lock) = nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock)
+        {
+            let _ = std::fs::remove_dir_all(&dir);
+            drop(lock);
+            removed += 1;
+        }
+    }
+    removed
 }
 
 pub use process::{Capture, Connection, Event, SpectatorSink, StartError};
@@ -153,13 +206,16 @@ pub struct Limits {
     pub memory_mb: Option<u64>,
     /// CPU time in seconds (RLIMIT_CPU): the kernel sends SIGXCPU, then SIGKILL.
     pub cpu_seconds: Option<u64>,
-    /// Processes (RLIMIT_NPROC). The kernel counts every process of the user running arena, not
-    /// just the bot's, so set it well above what the user already runs.
+    /// Processes: every process below the bot, counted by arena while it waits for the bot, and
+    /// RLIMIT_NPROC outside the sandbox (which counts all of a user's processes: set it well
+    /// above what the user already runs).
     pub processes: Option<u64>,
     /// Open file descriptors (RLIMIT_NOFILE).
     pub open_files: Option<u64>,
     /// Largest file the bot may write, and the most of its stderr kept, in MiB.
     pub output_mb: Option<u64>,
+    /// In the sandbox, the size of the bot's writable `/tmp` (a tmpfs), in MiB.
+    pub disk_mb: Option<u64>,
 }
 
 impl Limits {
@@ -171,6 +227,7 @@ impl Limits {
             processes: self.processes.or(fallback.processes),
             open_files: self.open_files.or(fallback.open_files),
             output_mb: self.output_mb.or(fallback.output_mb),
+            disk_mb: self.disk_mb.or(fallback.disk_mb),
         }
     }
 }
@@ -190,16 +247,58 @@ pub struct BotSpec {
     pub sandbox: Option<Sandbox>,
 }
 
-/// Isolation for untrusted bots, with bubblewrap: the file system read-only but for the bot's own
-/// directory (and its FIFOs), the other bots' directories and FIFOs out of sight, no network, its
-/// own process namespace, and the folders in `hide` (the results, the other bots' `dir`s)
-/// replaced by empty, read-only ones.
-#[derive(Debug, Clone, Default)]
+/// Isolation for untrusted bots, with bubblewrap. The bot sees a file system of its own: the
+/// system's folders read-only, the files named on its command line and its `dir` read-only, a
+/// size-limited tmpfs as `/tmp` (its working directory when it has no `dir`), and on the pipe
+/// channel its two FIFOs; nothing else of the machine (no /tmp, /home, /root, results, other
+/// bots, other runs). It has its own pid, network, IPC and host-name namespaces, no capability,
+/// no terminal (a new session), and dies with arena. Run as root, arena starts it as `user`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sandbox {
-    pub hide: Vec<PathBuf>,
+    /// The unprivileged uid and gid the bot runs as when arena runs as root.
+    pub user: (u32, u32),
 }
 
+/// The system folders a sandboxed bot sees, read-only (each where it exists).
+const SYSTEM_DIRS: &[&str] = &[
+    "/usr", "/etc", "/opt", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+];
+
+/// The sandbox's own processes above the bot: bwrap, and the first process of the bot's pid
+/// namespace (bwrap's reaper there).
+pub const SANDBOX_WRAPPERS: usize = 2;
+
 impl Sandbox {
+    pub const DEFAULT_USER: &'static str = "nobody";
+    /// The writable `/tmp` of a sandboxed bot, in MiB, unless `[limits] disk_mb` says.
+    pub const DEFAULT_DISK_MB: u64 = 64;
+
+    /// A sandbox running bots as `user` (a name or a number) when arena runs as root.
+    pub fn new(user: &str) -> Result<Sandbox, String> {
+        let found = match user.parse::<u32>() {
+            Ok(uid) => nix::unistd::User::from_uid(uid.into())
+                .ok()
+                .flatten()
+                .map(|u| (u.uid.as_raw(), u.gid.as_raw()))
+                .or(Some((uid, uid))),
+            Err(_) => nix::unistd::User::from_name(user)
+                .ok()
+                .flatten()
+                .map(|u| (u.uid.as_raw(), u.gid.as_raw())),
+        };
+        let Some((uid, gid)) = found else {
+            return Err(format!(
+                "sandbox_user '{user}' is not a user on this machine"
+            ));
+        };
+        if uid == 0 || gid == 0 {
+            return Err(format!(
+                "sandbox_user '{user}' is root: sandboxed bots never run as root"
+            ));
+        }
+        Ok(Sandbox { user: (uid, gid) })
+    }
+
     /// The program that provides it, or why there is none.
     pub fn bwrap() -> Result<String, String> {
         resolve_program("bwrap", Path::new("/")).map_err(|_| {
@@ -208,48 +307,129 @@ impl Sandbox {
         })
     }
 
-    /// The command line that runs `argv` inside the sandbox, working in `dir`, with `fifos` (the
-    /// pipe channel's folder) reachable.
+    /// Run as root, arena starts the sandbox as `user`, who must be able to reach the bot's
+    /// program, the files its command line names and its `dir`: say which one it cannot, and
+    /// why, before any game starts.
+    pub fn check_reachable(&self, bot: &BotSpec) -> Result<(), String> {
+        use std::os::unix::fs::MetadataExt;
+        if !nix::unistd::geteuid().is_root() {
+            return Ok(());
+        }
+        let (uid, gid) = self.user;
+        let allows = |m: &std::fs::Metadata, bits: u32| {
+            let mode = m.mode();
+            let granted = if m.uid() == uid {
+                mode >> 6
+            } else if m.gid() == gid {
+                mode >> 3
+            } else {
+                mode
+            };
+            granted & bits == bits
+        };
+        let BotCommand::Program(argv) = &bot.command else {
+            return Ok(());
+        };
+        let files = argv
+            .iter()
+            .map(Path::new)
+            .filter(|p| p.is_absolute() && p.exists())
+            .chain(bot.dir.as_deref());
+        for path in files {
+            let blocked = path
+                .ancestors()
+                .skip(1)
+                .filter(|a| !a.as_os_str().is_empty())
+                .find(|a| std::fs::metadata(a).is_ok_and(|m| !allows(&m, 0o1)))
+                .or_else(|| {
+                    let m = std::fs::metadata(path).ok()?;
+                    let need = if m.is_dir() { 0o5 } else { 0o4 };
+                    (!allows(&m, need)).then_some(path)
+                });
+            if let Some(b) = blocked {
+                let mode = std::fs::metadata(b).map_or(0, |m| m.mode() & 0o777);
+                return Err(format!(
+                    "sandboxed bots run as uid {uid}, who cannot reach {} ({} is mode {mode:o}): \
+                     put the bot's files where every user can read them (for Python, use \
+                     /usr/bin/python3 rather than one installed in a home folder), or set \
+                     sandbox_user",
+                    path.display(),
+                    b.display()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Where the bot works inside the sandbox: its `dir`, or its tmpfs.
+    pub fn workdir(dir: Option<&Path>) -> PathBuf {
+        dir.map_or_else(|| PathBuf::from("/tmp"), Path::to_path_buf)
+    }
+
+    /// The command line that runs `argv` inside the sandbox, in `dir` (read-only) or else in its
+    /// tmpfs of `disk_mb` MiB, with `fifos` (the pipe channel's folder) writable. The bot is
+    /// started through a shell that first writes a byte to `ready_fd` (and closes it): a sandbox
+    /// that could not be set up never says it is ready, and no bot can say it for it.
     pub fn wrap(
         &self,
         bwrap: &str,
         argv: &[String],
-        dir: &Path,
+        dir: Option<&Path>,
         fifos: Option<&Path>,
+        disk_mb: u64,
+        ready_fd: i32,
     ) -> Vec<String> {
         let s = |p: &Path| p.to_string_lossy().into_owned();
-        let mut cmd: Vec<String> = [
-            bwrap,
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
-        ]
-        .map(String::from)
-        .to_vec();
-        // Every bot's directory and FIFOs live under arena's scratch folder: hide it all, then
-        // open this bot's own.
-        if let Ok(scratch) = scratch() {
-            cmd.extend(["--tmpfs".into(), s(scratch)]);
+        let mut cmd: Vec<String> = vec![bwrap.into()];
+        let mut arg = |words: &[&str]| cmd.extend(words.iter().map(|w| w.to_string()));
+        arg(&[
+            "--unshare-all",
+            "--die-with-parent",
+            "--new-session",
+            "--cap-drop",
+            "ALL",
+        ]);
+        for system in SYSTEM_DIRS {
+            let path = Path::new(system);
+            match std::fs::read_link(path) {
+                // Merged /usr: /bin is a link to usr/bin, and stays one.
+                Ok(target) => arg(&["--symlink", &s(&target), system]),
+                Err(_) if path.is_dir() => arg(&["--ro-bind", system, system]),
+                Err(_) => {}
+            }
         }
-        // Hidden folders become empty and read-only: nothing can be read or left there.
-        for hidden in self.hide.iter().filter(|h| h.exists()) {
-            cmd.extend([
-                "--tmpfs".into(),
-                s(hidden),
-                "--remount-ro".into(),
-                s(hidden),
-            ]);
+        let bytes = (disk_mb.max(1) * 1024 * 1024).to_string();
+        arg(&[
+            "--proc", "/proc", "--dev", "/dev", "--size", &bytes, "--tmpfs", "/tmp",
+        ]);
+        // The program and the files its command line names (its script, its data), where the
+        // system folders do not already show them.
+        let system = |p: &Path| SYSTEM_DIRS.iter().any(|d| p.starts_with(d));
+        for word in argv {
+            let path = Path::new(word);
+            if path.is_absolute() && path.exists() && !system(path) {
+                arg(&["--ro-bind", word, word]);
+            }
         }
-        for open in [Some(dir), fifos].into_iter().flatten() {
-            cmd.extend(["--bind".into(), s(open), s(open)]);
+        if let Some(dir) = dir {
+            arg(&["--ro-bind", &s(dir), &s(dir)]);
         }
-        cmd.extend(["--unshare-all", "--die-with-parent", "--chdir"].map(String::from));
-        cmd.push(s(dir));
-        cmd.push("--".into());
+        if let Some(fifos) = fifos {
+            arg(&["--bind", &s(fifos), &s(fifos)]);
+        }
+        arg(&[
+            "--chdir",
+            &s(&Self::workdir(dir)),
+            "--setenv",
+            "TMPDIR",
+            "/tmp",
+        ]);
+        let ready = format!(
+            "printf . >&{fd} && exec {fd}>&- && exec \"$@\"",
+            fd = ready_fd
+        );
+        // bash, not sh: dash cannot name a descriptor above 9.
+        arg(&["--", "/bin/bash", "-c", &ready, "arena-sandbox"]);
         cmd.extend(argv.iter().cloned());
         cmd
     }

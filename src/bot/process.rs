@@ -3,8 +3,9 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
@@ -21,7 +22,7 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep, sleep_until, timeout};
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
-use super::{BotCommand, BotSpec, Channel, reaper};
+use super::{BotCommand, BotSpec, Channel, reaper, tree};
 use crate::games::{Fault, FaultKind};
 
 /// How long arena keeps listening after a bot's process exited, for lines it wrote just before.
@@ -29,23 +30,6 @@ const EXIT_LINGER: Duration = Duration::from_millis(100);
 
 /// How often a bot with a process limit has its processes counted while arena waits for it.
 const PROCESS_POLL: Duration = Duration::from_millis(100);
-
-/// The number of processes in a process group, from /proc.
-fn group_size(pgid: Pid) -> usize {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
-    entries
-        .filter_map(|e| {
-            let pid: i32 = e.ok()?.file_name().to_str()?.parse().ok()?;
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            // After the command name: state, parent, process group.
-            let (_, rest) = stat.rsplit_once(')')?;
-            let pgrp: i32 = rest.split_whitespace().nth(2)?.parse().ok()?;
-            (pgrp == pgid.as_raw()).then_some(())
-        })
-        .count()
-}
 
 /// Limits on what arena accepts from a bot.
 #[derive(Debug, Clone, Copy)]
@@ -127,7 +111,12 @@ type Lines = FramedRead<Box<dyn AsyncRead + Send + Unpin>, LinesCodec>;
 /// A running process of a bot: its group, its captured stderr, its directories.
 struct Process {
     child: Child,
+    /// The bot's first process: its session, its process group, the root of its tree.
     pgid: Pid,
+    /// Levels of the tree that are the sandbox's own processes, not the bot's.
+    wrappers: usize,
+    /// Stopped while the bot is not to move (`Connection::freeze`).
+    frozen: bool,
     limits: super::Limits,
     stderr_path: Option<PathBuf>,
     exit: Option<String>,
@@ -140,6 +129,28 @@ struct Process {
 }
 
 impl Process {
+    /// Kill everything the bot runs: its tree (whatever group or session a process moved to;
+    /// with a sandbox, the pid namespace, whose first process takes every other with it), and
+    /// its process group, where a process whose parent died meanwhile may still be.
+    fn kill(&mut self) {
+        tree::kill_all(self.pgid);
+        let _ = killpg(self.pgid, Signal::SIGKILL);
+    }
+
+    fn set_frozen(&mut self, frozen: bool) {
+        if self.frozen == frozen || self.exit.is_some() {
+            return;
+        }
+        if frozen {
+            tree::freeze(self.pgid);
+            // What escaped the tree while the bot was running must not run on meanwhile.
+            reaper::sweep();
+        } else {
+            tree::thaw(self.pgid);
+        }
+        self.frozen = frozen;
+    }
+
     /// How the process ended, naming the limit that stopped it when one did.
     fn describe(&self, status: ExitStatus) -> String {
         use std::os::unix::process::ExitStatusExt;
@@ -202,6 +213,8 @@ impl Process {
     /// (holding the pipes open, or just running) go too. Returns how it ended, and its stderr
     /// capture, which may still be copying the last of it.
     async fn terminate(mut self, grace: Duration) -> (String, Capture) {
+        // A stopped bot could not read its end of file, nor exit.
+        self.set_frozen(false);
         if self.exit.is_none()
             && let Ok(Ok(status)) = timeout(grace, self.child.wait()).await
         {
@@ -213,7 +226,7 @@ impl Process {
                 self.exit = Some(format!("{} (after arena's SIGTERM)", describe_exit(status)));
             }
         }
-        let _ = killpg(self.pgid, Signal::SIGKILL);
+        self.kill();
         self.terminated = true;
         if self.exit.is_none() {
             self.exit = Some(match self.child.wait().await {
@@ -239,7 +252,7 @@ impl Drop for Process {
     /// A game abandoned half-way (Ctrl-C, a panic) still takes its bots' process groups with it.
     fn drop(&mut self) {
         if !self.terminated {
-            let _ = killpg(self.pgid, Signal::SIGKILL);
+            self.kill();
             reaper::release(self.pgid.as_raw());
         }
     }
@@ -277,47 +290,90 @@ impl Connection {
             BotCommand::Terminal => return Ok(Self::terminal(limits)),
             BotCommand::Builtin(_) => unreachable!("built-in bots have no process"),
         };
-        let (workdir, dir) = match &spec.dir {
-            Some(d) => (None, d.clone()),
-            None => {
+        let sandbox = spec.sandbox.as_ref();
+        // A sandboxed bot without a `dir` works in its own tmpfs: it needs no folder of arena's.
+        let (workdir, dir) = match (&spec.dir, sandbox) {
+            (Some(d), _) => (None, Some(d.clone())),
+            (None, Some(_)) => (None, None),
+            (None, None) => {
                 let t = super::workdir::WorkDir::take()
                     .map_err(|e| crash(format!("could not create a working directory: {e}")))?;
                 let p = t.path().to_path_buf();
-                (Some(t), p)
+                (Some(t), Some(p))
             }
         };
+        // Run as root, arena starts the sandbox as an unprivileged user: inside it the bot is
+        // that user, with no capability over anything of the machine's.
+        let as_user = sandbox
+            .filter(|_| nix::unistd::geteuid().is_root())
+            .map(|s| s.user);
         // The pipe channel's FIFOs live in a private folder made before the bot starts.
         let fifo_dir = match spec.channel {
             Channel::Pipe => Some(
                 super::scratch()
                     .and_then(|root| tempfile::Builder::new().prefix("pipes-").tempdir_in(root))
+                    .and_then(|d| give_to(d.path(), as_user).map(|()| d))
                     .map_err(|e| crash(format!("could not create the pipes' directory: {e}")))?,
             ),
             Channel::Stdio => None,
         };
-        let argv = match &spec.sandbox {
-            None => argv.clone(),
+        let no_pipe = |e: std::io::Error| crash(format!("could not create a pipe: {e}"));
+        let (argv, ready) = match sandbox {
+            None => (argv.clone(), None),
             Some(sandbox) => {
                 let bwrap = super::Sandbox::bwrap().map_err(crash)?;
-                sandbox.wrap(&bwrap, argv, &dir, fifo_dir.as_ref().map(|d| d.path()))
+                let (ready_read, ready_write) = bot_pipe(End::Read).map_err(no_pipe)?;
+                let disk = spec
+                    .limits
+                    .disk_mb
+                    .unwrap_or(super::Sandbox::DEFAULT_DISK_MB);
+                let fifos = fifo_dir.as_ref().map(|d| d.path());
+                let wrapped = sandbox.wrap(
+                    &bwrap,
+                    argv,
+                    dir.as_deref(),
+                    fifos,
+                    disk,
+                    ready_write.as_raw_fd(),
+                );
+                (wrapped, Some((ready_read, ready_write)))
             }
         };
         let mut cmd = Command::new(&argv[0]);
+        let tmpdir = match sandbox {
+            Some(_) => PathBuf::from("/tmp"),
+            None => dir.clone().expect("an unsandboxed bot has a folder"),
+        };
         cmd.args(&argv[1..])
-            .current_dir(&dir)
+            // bwrap changes into the bot's folder itself, inside the sandbox.
+            .current_dir(if sandbox.is_some() {
+                Path::new("/")
+            } else {
+                tmpdir.as_path()
+            })
             .env_clear()
             .envs(inherited_env().iter().map(|(k, v)| (k, v)))
-            .env("TMPDIR", &dir)
+            .env("TMPDIR", &tmpdir)
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
-            .process_group(0)
             .kill_on_drop(true);
-
-        apply_limits(&mut cmd, spec.limits);
+        if let Some((uid, gid)) = as_user {
+            cmd.uid(uid).gid(gid);
+        }
+        // RLIMIT_NPROC counts all of a user's processes: every sandboxed bot runs as the same
+        // user, and the sandbox's own processes would count. arena counts the bot's instead.
+        let rlimits = super::Limits {
+            processes: spec.limits.processes.filter(|_| sandbox.is_none()),
+            ..spec.limits
+        };
+        prepare_child(
+            &mut cmd,
+            rlimits,
+            ready.as_ref().map(|(_, w)| w.as_raw_fd()),
+        );
         let mut limits = limits;
         if let Some(mb) = spec.limits.output_mb {
             limits.stderr_cap = mb * 1024 * 1024;
         }
-        let no_pipe = |e: std::io::Error| crash(format!("could not create a pipe: {e}"));
         let (err_read, err_write) = bot_pipe(End::Read).map_err(no_pipe)?;
         let err_read = pipe::Receiver::from_owned_fd_unchecked(err_read).map_err(no_pipe)?;
 
@@ -336,6 +392,8 @@ impl Connection {
                 let (pin, pout) = (d.path().join("coco.in"), d.path().join("coco.out"));
                 for p in [&pin, &pout] {
                     nix::unistd::mkfifo(p, Mode::S_IRUSR | Mode::S_IWUSR)
+                        .map_err(std::io::Error::from)
+                        .and_then(|()| give_to(p, as_user))
                         .map_err(|e| crash(format!("could not create a FIFO: {e}")))?;
                 }
                 cmd.env("COCO_PIPEIN", &pin).env("COCO_PIPEOUT", &pout);
@@ -371,6 +429,12 @@ impl Connection {
         let mut process = Process {
             child,
             pgid,
+            wrappers: if sandbox.is_some() {
+                super::SANDBOX_WRAPPERS
+            } else {
+                0
+            },
+            frozen: false,
             limits: spec.limits,
             stderr_path: Some(stderr_path.to_path_buf()),
             exit: None,
@@ -379,6 +443,23 @@ impl Connection {
             _workdir: workdir,
             _fifo_dir: None,
         };
+
+        if let Some((ready_read, ready_write)) = ready {
+            // Only the sandbox may hold the writing end, or its end would never be seen.
+            drop(ready_write);
+            if let Err(why) = sandbox_ready(ready_read, startup).await {
+                let (_, capture) = process.terminate(Duration::ZERO).await;
+                capture.finish().await;
+                // What bwrap said is arena's business, not the bot's stderr.
+                let said = std::fs::read_to_string(stderr_path).unwrap_or_default();
+                let _ = std::fs::remove_file(stderr_path);
+                let said = said.trim();
+                return Err(StartError::Arena(format!(
+                    "the sandbox could not be set up ({why}){}{said}",
+                    if said.is_empty() { "" } else { ": " }
+                )));
+            }
+        }
 
         let (writer, reader): (
             Box<dyn AsyncWrite + Send + Unpin>,
@@ -420,9 +501,24 @@ impl Connection {
         }
     }
 
-    /// Write lines (each already ending in a newline) and flush them.
+    /// Write lines (each already ending in a newline) and flush them. A frozen bot's pipe takes
+    /// what it can hold; beyond that the bot is let run to read it, rather than blamed for not
+    /// reading.
     pub async fn send(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.writer.write_all(bytes).await?;
+        use futures_util::FutureExt;
+        let mut rest = bytes;
+        if self.process.as_ref().is_some_and(|p| p.frozen) {
+            while !rest.is_empty() {
+                match self.writer.write(rest).now_or_never() {
+                    Some(Ok(n)) if n > 0 => rest = &rest[n..],
+                    _ => break,
+                }
+            }
+            if !rest.is_empty() {
+                self.set_frozen(false);
+            }
+        }
+        self.writer.write_all(rest).await?;
         self.writer.flush().await
     }
 
@@ -470,17 +566,27 @@ impl Connection {
         }
     }
 
-    /// A bot running more processes than its limit is stopped, and the reason says so.
+    /// A bot running more processes than its limit is stopped, and the reason says so. Every
+    /// process below the bot counts, whatever group or session it moved to; the sandbox's own
+    /// do not.
     fn over_process_limit(&mut self) -> Option<Event> {
         let p = self.process.as_mut()?;
         let limit = p.limits.processes?;
-        if p.exit.is_some() || group_size(p.pgid) as u64 <= limit {
+        if p.exit.is_some() || tree::count(p.pgid, p.wrappers) as u64 <= limit {
             return None;
         }
-        let _ = killpg(p.pgid, Signal::SIGKILL);
+        p.kill();
         let how = format!("was killed: it ran more processes than its limit of {limit}");
         p.exit = Some(how.clone());
         Some(Event::Exited(how))
+    }
+
+    /// Stop every process of the bot while it is not to move, so that it cannot use the CPU its
+    /// opponent is timed on; let them run again before it is asked for its move.
+    pub fn set_frozen(&mut self, frozen: bool) {
+        if let Some(p) = self.process.as_mut() {
+            p.set_frozen(frozen);
+        }
     }
 
     /// End of the bot's output: usually it exited, and how it did says more than 'end of file'.
@@ -539,8 +645,11 @@ fn inherited_env() -> &'static [(String, std::ffi::OsString)] {
     })
 }
 
-/// Set the bot's resource limits in the child, between fork and exec.
-fn apply_limits(cmd: &mut Command, limits: super::Limits) {
+/// Set the bot up in the child, between fork and exec: a session of its own (no controlling
+/// terminal, so it cannot type into arena's: TIOCSTI), death with arena (SIGKILL when arena's
+/// thread that started it goes, as when arena is killed), its resource limits, and the
+/// sandbox's ready descriptor `keep` left open across exec.
+fn prepare_child(cmd: &mut Command, limits: super::Limits, keep: Option<RawFd>) {
     use nix::sys::resource::{Resource, setrlimit};
     let mib = |m: u64| m.saturating_mul(1024 * 1024);
     let wanted: Vec<(Resource, u64)> = [
@@ -553,13 +662,18 @@ fn apply_limits(cmd: &mut Command, limits: super::Limits) {
     .into_iter()
     .filter_map(|(r, v)| v.map(|v| (r, v)))
     .collect();
-    if wanted.is_empty() {
-        return;
-    }
-    // SAFETY: between fork and exec only async-signal-safe calls are allowed; setrlimit is a
-    // plain system call, and `wanted` was built before the fork.
+    let arena = nix::unistd::getpid();
+    // SAFETY: between fork and exec only async-signal-safe calls are allowed: these are plain
+    // system calls, and `wanted` was built before the fork.
     unsafe {
         cmd.pre_exec(move || {
+            nix::unistd::setsid()?;
+            // Set after std's setuid, which would clear it.
+            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+            if nix::unistd::getppid() != arena {
+                // arena died before the signal was asked for.
+                return Err(std::io::Error::other("arena has exited"));
+            }
             for &(resource, value) in &wanted {
                 // For CPU time the kernel sends SIGXCPU at the soft limit and SIGKILL at the
                 // hard one: a second apart, so that the signal says which limit it was.
@@ -570,8 +684,36 @@ fn apply_limits(cmd: &mut Command, limits: super::Limits) {
                 };
                 setrlimit(resource, value, hard).map_err(std::io::Error::from)?;
             }
+            if let Some(fd) = keep
+                && nix::libc::fcntl(fd, nix::libc::F_SETFD, 0) == -1
+            {
+                return Err(std::io::Error::last_os_error());
+            }
             Ok(())
         });
+    }
+}
+
+/// Hand a folder or FIFO that the sandbox's user must open over to it (arena runs as root).
+fn give_to(path: &Path, user: Option<(u32, u32)>) -> std::io::Result<()> {
+    let Some((uid, gid)) = user else {
+        return Ok(());
+    };
+    std::os::unix::fs::chown(path, Some(uid), Some(gid))?;
+    // bwrap, running as that user, must get through the scratch folder to bind it.
+    let scratch = super::scratch()?;
+    std::fs::set_permissions(scratch, std::fs::Permissions::from_mode(0o711))
+}
+
+/// Wait for the sandbox to say it is set up, just before it starts the bot.
+async fn sandbox_ready(ready: OwnedFd, startup: Duration) -> Result<(), String> {
+    let mut rx = pipe::Receiver::from_owned_fd_unchecked(ready).map_err(|e| e.to_string())?;
+    let mut byte = [0u8; 1];
+    match timeout(startup, rx.read(&mut byte)).await {
+        Ok(Ok(1)) => Ok(()),
+        Ok(Ok(_)) => Err("bwrap exited".into()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!("not ready within {} s", startup.as_secs_f64())),
     }
 }
 
@@ -782,6 +924,8 @@ impl SpectatorSink {
             process: Some(Process {
                 child,
                 pgid,
+                wrappers: 0,
+                frozen: false,
                 limits: super::Limits::default(),
                 stderr_path: None,
                 exit: None,

@@ -146,23 +146,34 @@ pub fn sweep() -> usize {
     found
 }
 
+/// Sweeps until one finds no orphan: an orphan killed may leave children of its own, given to
+/// arena in turn (a chain of `setsid`s, a process that forks again as it is killed). Each orphan
+/// and everything below it is stopped before it is killed, so none can fork meanwhile.
 fn sweep_locked() -> usize {
-    let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
-    let orphans: Vec<i32> = children()
-        .into_iter()
-        .filter(|p| !owned.contains(p))
-        .collect();
-    drop(owned);
-    for &pid in &orphans {
-        let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-    }
-    for &pid in &orphans {
-        // Only this pid: never collect the exit status of a process tokio is waiting for.
-        let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::__WALL));
+    let mut found = 0;
+    loop {
+        let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
+        let orphans: Vec<i32> = children()
+            .into_iter()
+            .filter(|p| !owned.contains(p))
+            .collect();
+        drop(owned);
+        if orphans.is_empty() {
+            break;
+        }
+        for &pid in &orphans {
+            super::tree::kill_all(Pid::from_raw(pid));
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        for &pid in &orphans {
+            // Only this pid: never collect the exit status of a process tokio is waiting for.
+            let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::__WALL));
+        }
+        found += orphans.len();
     }
     // No finished bot's descendant is left to write in the directories bots gave back.
     super::workdir::recycle();
-    orphans.len()
+    found
 }
 
 #[cfg(test)]

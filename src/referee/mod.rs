@@ -40,6 +40,9 @@ pub struct MatchSetup {
     /// The JSONL log; each bot's stderr is kept beside it as `<stem>.seat<N>.stderr`.
     pub log_path: PathBuf,
     pub spectator: Option<UnboundedSender<String>>,
+    /// Let a bot run while the game does not wait for it. Otherwise its processes are stopped
+    /// until it is asked to move, so that it cannot take CPU its opponent is timed on.
+    pub ponder: bool,
 }
 
 /// One finished game, as `--json` prints it and the tables record it.
@@ -420,6 +423,14 @@ async fn next_line(
     judge: &Judge,
     setup: &MatchSetup,
 ) -> (usize, std::result::Result<String, Fault>) {
+    if !setup.ponder {
+        // Frozen while not awaited; games where both move at once (roshambo) await both.
+        for (i, seat) in seats.iter_mut().enumerate() {
+            if let SeatIo::Remote { conn, .. } = &mut seat.io {
+                conn.set_frozen(!awaiting[i]);
+            }
+        }
+    }
     let now = Instant::now();
     for (i, seat) in seats.iter_mut().enumerate() {
         if !awaiting[i] {

@@ -74,6 +74,8 @@ pub struct Spec {
     pub seed: u64,
     pub jobs: Option<usize>,
     pub ladder: bool,
+    /// Let the bot that is not to move run (turn-based games freeze it otherwise).
+    pub ponder: bool,
     pub params: Params,
     pub bots: Vec<Entrant>,
 }
@@ -95,6 +97,9 @@ struct Raw {
     #[serde(default)]
     ladder: bool,
     sandbox: Option<Spanned<bool>>,
+    sandbox_user: Option<Spanned<String>>,
+    #[serde(default)]
+    ponder: bool,
     #[serde(default)]
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
@@ -167,6 +172,36 @@ fn param_text(value: &toml::Value) -> Option<String> {
         toml::Value::Float(f) => Some(f.to_string()),
         _ => None,
     }
+}
+
+/// A bot's `dir` inside another's lets one read and write the other's files: refused. Two bots
+/// may share one folder (one program playing under two names).
+fn check_nested_dirs(
+    raw: &[RawBot],
+    bots: &[Entrant],
+) -> std::result::Result<(), (Range<usize>, String)> {
+    for (i, a) in bots.iter().enumerate() {
+        for b in bots.iter() {
+            let (Some(da), Some(db)) = (&a.bot.dir, &b.bot.dir) else {
+                continue;
+            };
+            if da != db && da.starts_with(db) {
+                let span = raw[i].dir.as_ref().map_or(0..0, |d| d.span());
+                return Err((
+                    span,
+                    format!(
+                        "bot '{}': its dir {} is inside bot '{}''s dir {}: each bot's folder \
+                         must be its own, or one bot could read and change the other's files",
+                        a.name,
+                        da.display(),
+                        b.name,
+                        db.display()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A name used for folders and tables: printable, no path separators.
@@ -283,8 +318,17 @@ impl Spec {
         }
 
         let sandboxed = raw.sandbox.as_ref().is_some_and(|s| *s.get_ref());
-        if let Some(s) = raw.sandbox.as_ref().filter(|_| sandboxed) {
-            Sandbox::bwrap().map_err(|e| src.at(Some(s.span()), e))?;
+        let sandbox = match raw.sandbox.as_ref().filter(|_| sandboxed) {
+            Some(s) => {
+                Sandbox::bwrap().map_err(|e| src.at(Some(s.span()), e))?;
+                let user = raw.sandbox_user.as_ref();
+                let name = user.map_or(Sandbox::DEFAULT_USER, |u| u.get_ref().as_str());
+                Some(Sandbox::new(name).map_err(|e| src.at(user.map(|u| u.span()), e))?)
+            }
+            None => None,
+        };
+        if let Some(u) = raw.sandbox_user.as_ref().filter(|_| !sandboxed) {
+            return Err(src.at(Some(u.span()), "sandbox_user needs sandbox = true"));
         }
         let channel = raw.channel.unwrap_or_default();
         let mut bots: Vec<Entrant> = Vec::new();
@@ -355,22 +399,26 @@ impl Spec {
                     format!("bot '{name}': seed = true is for the gauntlet format only"),
                 ));
             }
+            let bot = BotSpec {
+                command,
+                channel: b.channel.unwrap_or(channel),
+                dir,
+                env: b.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+                label: b.command.get_ref().clone(),
+                limits: b.limits.or(raw.limits),
+                sandbox: sandbox.clone(),
+            };
+            if let Some(sandbox) = &sandbox {
+                sandbox.check_reachable(&bot).map_err(at_command)?;
+            }
             bots.push(Entrant {
                 name: name.clone(),
-                bot: BotSpec {
-                    command,
-                    channel: b.channel.unwrap_or(channel),
-                    dir,
-                    env: b.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-                    label: b.command.get_ref().clone(),
-                    limits: b.limits.or(raw.limits),
-                    // What each bot may not see is known once the results folder is.
-                    sandbox: sandboxed.then(Sandbox::default),
-                },
+                bot,
                 seed,
             });
         }
         let whole = Some(0..0);
+        check_nested_dirs(&raw.bots, &bots).map_err(|(at, e)| src.at(Some(at), e))?;
         if bots.len() < 2 {
             return Err(src.at(
                 whole,
@@ -427,6 +475,7 @@ impl Spec {
             seed: raw.seed.unwrap_or(1),
             jobs: raw.jobs.map(|j| j.into_inner()),
             ladder: raw.ladder,
+            ponder: raw.ponder,
             params,
             bots,
         })

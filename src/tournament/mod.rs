@@ -351,7 +351,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     std::fs::create_dir_all(dir.join("logs"))
         .map_err(Error::io(format!("creating {}", dir.display())))?;
     let _lock = Lock::acquire(&dir)?;
-    let spec = hide_from_sandboxed_bots(spec, &dir)?;
+    check_dirs_apart(&spec, &dir)?;
     let mut results = Results::open(&dir, &spec)?;
     let jobs = opts.jobs.or(spec.jobs).unwrap_or_else(default_jobs).max(1);
 
@@ -477,25 +477,25 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     Ok(())
 }
 
-/// A sandboxed bot sees neither the results folder nor the other bots' directories.
-fn hide_from_sandboxed_bots(mut spec: Spec, results: &Path) -> Result<Spec> {
+/// A bot whose folder holds the results, or lies in them, could read and rewrite the records.
+fn check_dirs_apart(spec: &Spec, results: &Path) -> Result<()> {
     let results = std::path::absolute(results)
         .map_err(Error::io(format!("resolving {}", results.display())))?;
-    let dirs: Vec<Option<PathBuf>> = spec.bots.iter().map(|b| b.bot.dir.clone()).collect();
-    for (i, entrant) in spec.bots.iter_mut().enumerate() {
-        if let Some(sandbox) = &mut entrant.bot.sandbox {
-            sandbox.hide.push(results.clone());
-            for (j, d) in dirs.iter().enumerate() {
-                if let Some(d) = d
-                    .as_ref()
-                    .filter(|d| j != i && Some(*d) != dirs[i].as_ref())
-                {
-                    sandbox.hide.push(d.clone());
-                }
-            }
+    for entrant in &spec.bots {
+        if let Some(dir) = &entrant.bot.dir
+            && (results.starts_with(dir) || dir.starts_with(&results))
+        {
+            return Err(Error::Usage(format!(
+                "{}: bot '{}': its dir {} and the results folder {} overlap: a bot must not \
+                 reach the records (give it a folder of its own, or the results another --out)",
+                spec.path.display(),
+                entrant.name,
+                dir.display(),
+                results.display()
+            )));
         }
     }
-    Ok(spec)
+    Ok(())
 }
 
 /// The round-robin or gauntlet schedule of the spec's bots.
@@ -756,5 +756,6 @@ fn setup(spec: &Spec, dir: &Path, job: &Job) -> MatchSetup {
         limits: IoLimits::default(),
         log_path: dir.join("logs").join(format!("game-{:05}.jsonl", job.id)),
         spectator: None,
+        ponder: spec.ponder,
     }
 }

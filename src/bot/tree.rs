@@ -1,0 +1,170 @@
+//! A bot's processes as one unit: its first process and every descendant, whatever process group
+//! or session they moved to (`setpgid`, `setsid` leave the group but not the tree). Used to count
+//! them against the bot's limit, to freeze them while the bot is not to move, and to kill them
+//! all. A descendant that leaves the tree (its parent died) is re-parented to arena, the child
+//! subreaper, where the orphan sweep (`reaper`) kills it.
+//!
+//! Freezing is SIGSTOP to each process, repeated until a pass finds no process left running: a
+//! stopped process cannot fork (a fork under way when the signal comes is undone), so each pass
+//! can only find the children made before the last one, and the walk ends.
+
+use std::collections::BTreeSet;
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+
+/// More passes than any honest bot needs; a bot still forking faster than arena can stop it after
+/// that is past its process limit anyway.
+const MAX_PASSES: usize = 64;
+
+/// The children of `pid` (of all its threads), from /proc.
+fn children(pid: i32, into: &mut Vec<i32>) {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return;
+    };
+    for task in tasks.flatten() {
+        let path = task.path().join("children");
+        if let Ok(text) = std::fs::read_to_string(path) {
+            into.extend(
+                text.split_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok()),
+            );
+        }
+    }
+}
+
+/// `root` and every process below it, with its depth (`root` at 0), parents before children.
+pub fn members(root: Pid) -> Vec<(Pid, usize)> {
+    let mut found = vec![(root.as_raw(), 0usize)];
+    let mut next = 0;
+    let mut kids = Vec::new();
+    while next < found.len() {
+        let (pid, depth) = found[next];
+        next += 1;
+        kids.clear();
+        children(pid, &mut kids);
+        found.extend(kids.iter().map(|&k| (k, depth + 1)));
+    }
+    // The root may have exited: then it has no children either, and is no member.
+    if !std::path::Path::new(&format!("/proc/{}", root.as_raw())).exists() {
+        found.clear();
+    }
+    found
+        .into_iter()
+        .map(|(p, d)| (Pid::from_raw(p), d))
+        .collect()
+}
+
+/// How many of the bot's processes there are, not counting the first `wrappers` levels of the
+/// tree (the sandbox's own processes, which are not the bot's).
+pub fn count(root: Pid, wrappers: usize) -> usize {
+    members(root)
+        .into_iter()
+        .filter(|&(_, d)| d >= wrappers)
+        .count()
+}
+
+/// Stop every process of the tree. Returns how many were stopped.
+pub fn freeze(root: Pid) -> usize {
+    let mut stopped = BTreeSet::new();
+    for _ in 0..MAX_PASSES {
+        let fresh: Vec<Pid> = members(root)
+            .into_iter()
+            .map(|(p, _)| p)
+            .filter(|p| !stopped.contains(p))
+            .collect();
+        if fresh.is_empty() {
+            break;
+        }
+        for pid in fresh {
+            let _ = kill(pid, Signal::SIGSTOP);
+            stopped.insert(pid);
+        }
+    }
+    stopped.len()
+}
+
+/// Let every process of the tree run again.
+pub fn thaw(root: Pid) {
+    for (pid, _) in members(root) {
+        let _ = kill(pid, Signal::SIGCONT);
+    }
+}
+
+/// Kill every process of the tree: frozen first, so that none can fork while the others die.
+pub fn kill_all(root: Pid) {
+    freeze(root);
+    for (pid, _) in members(root) {
+        let _ = kill(pid, Signal::SIGKILL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+
+    /// A shell whose children leave its process group and session, printing their pids.
+    fn escaping_family() -> (std::process::Child, Vec<i32>) {
+        let mut sh = std::process::Command::new("sh")
+            .args([
+                "-c",
+                "setsid sleep 30 & echo $!; (set -m; sleep 30 & echo $!; wait) & wait",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = std::io::BufReader::new(sh.stdout.take().unwrap());
+        let mut pids = Vec::new();
+        for _ in 0..2 {
+            let mut line = String::new();
+            out.read_line(&mut line).unwrap();
+            pids.push(line.trim().parse().unwrap());
+        }
+        (sh, pids)
+    }
+
+    fn state(pid: i32) -> Option<char> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        stat.rsplit_once(')')?.1.trim().chars().next()
+    }
+
+    #[test]
+    fn the_tree_holds_descendants_that_left_the_group_and_the_session() {
+        let (mut sh, pids) = escaping_family();
+        let root = Pid::from_raw(sh.id() as i32);
+        let all: Vec<i32> = members(root).iter().map(|(p, _)| p.as_raw()).collect();
+        for p in &pids {
+            assert!(all.contains(p), "{p} missing from {all:?}");
+        }
+        assert!(count(root, 0) >= 3 && count(root, 1) == count(root, 0) - 1);
+
+        freeze(root);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !pids.iter().all(|&p| state(p) == Some('T')) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        for &p in &pids {
+            assert_eq!(state(p), Some('T'), "{p} is stopped");
+        }
+        thaw(root);
+        std::thread::sleep(Duration::from_millis(50));
+        for &p in &pids {
+            assert_ne!(state(p), Some('T'), "{p} runs again");
+        }
+
+        kill_all(root);
+        sh.wait().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        // Killed: a zombie until its parent reaps it, or gone.
+        while !pids.iter().all(|&p| matches!(state(p), None | Some('Z')))
+            && Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        for &p in &pids {
+            assert!(matches!(state(p), None | Some('Z')), "{p} was killed");
+        }
+    }
+}
