@@ -596,7 +596,8 @@ fn a_bot_cannot_overwrite_the_results_or_read_another_bots_files() {
         bwrap.is_ok_and(|s| s.success()),
         "the sandbox needs bubblewrap (bwrap), installed by .ci/run"
     );
-    let dir = tempfile::tempdir().unwrap();
+    // Run as root, sandboxed bots run as nobody: their files must be readable by anyone.
+    let dir = readable_tempdir();
     let out = dir.path().join("out");
     let victim = dir.path().join("victim");
     std::fs::create_dir(&victim).unwrap();
@@ -605,24 +606,24 @@ fn a_bot_cannot_overwrite_the_results_or_read_another_bots_files() {
     std::fs::write(&secret_file, &secret).unwrap();
     let base = marker_base();
     let (tamper_marker, snoop_marker) = (format!("{base}91"), format!("{base}92"));
-    let tamper = bot(
-        "hostile/tamper_results.py",
-        &format!("{tamper_marker} {}", out.join("games.csv").display()),
-    );
-    let snoop = bot(
-        "hostile/snoop.py",
-        &format!("{snoop_marker} {}", secret_file.display()),
-    );
+    // Targets in the environment: a sandbox shows a bot the files its command line names.
+    let tamper = readable_bot(dir.path(), "hostile/tamper_results.py", &tamper_marker);
+    let snoop = readable_bot(dir.path(), "hostile/snoop.py", &snoop_marker);
+    let victim_bot = readable_bot(dir.path(), "../../bots/roshambo/random.py", "");
     let text = format!(
         "name = \"sandbox\"\ngame = \"roshambo\"\nformat = \"gauntlet\"\ntimeout = 1.0\n\
          startup_timeout = 3.0\njobs = 2\nsandbox = true\n\n[params]\nrounds = 5\n\n\
          [[bot]]\nname = \"victim\"\ncommand = \"{}\"\nseed = true\ndir = \"{}\"\n\
          env = {{ SECRET = \"{secret}\" }}\n\n\
-         [[bot]]\nname = \"tamper\"\ncommand = \"{tamper}\"\n\n\
-         [[bot]]\nname = \"snoop\"\ncommand = \"{snoop}\"\n\n\
+         [[bot]]\nname = \"tamper\"\ncommand = \"{tamper}\"\n\
+         env = {{ TARGETS = \"{}\" }}\n\n\
+         [[bot]]\nname = \"snoop\"\ncommand = \"{snoop}\"\n\
+         env = {{ TARGETS = \"{}\" }}\n\n\
          [[bot]]\nname = \"counter\"\ncommand = \"builtin:counter\"\n",
-        random_py(),
-        victim.display()
+        victim_bot,
+        victim.display(),
+        out.join("games.csv").display(),
+        secret_file.display(),
     );
     let spec = dir.path().join("sandbox.toml");
     std::fs::write(&spec, text).unwrap();

@@ -3,12 +3,15 @@
 games.csv, read another bot's file, and reach the network. It reports each attempt on stderr,
 then plays ROCK every round.
 
-Usage: snoop.py GAMES_CSV OTHER_FILE
+Usage: snoop.py GAMES_CSV OTHER_FILE, or both in the environment: GAMES_CSV and OTHER_FILE (a
+sandbox shows a bot the files its command line names).
 """
 import socket
 import sys
 
-games_csv, other = sys.argv[1], sys.argv[2]
+import os
+
+games_csv, other = sys.argv[1:3] if len(sys.argv) > 2 else (os.environ["GAMES_CSV"], os.environ["OTHER_FILE"])
 try:
     with open(games_csv, "a") as f:
         f.write("999,1,HACKED,HACKED,1,0,HACKED,normal,0,0,0,x\n")

@@ -58,3 +58,30 @@ pub fn processes_with(marker: &str) -> Vec<String> {
     }
     found
 }
+
+/// A temporary folder every user can read. Run as root, arena starts sandboxed bots as
+/// `nobody`, who must reach their files (tempfile makes folders only their owner can enter).
+pub fn readable_tempdir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+/// A test bot under tests/bots copied into `dir` (made by `readable_tempdir`), run by the
+/// system's Python: both reachable by any user, wherever the tests are checked out.
+pub fn readable_bot(dir: &Path, script: &str, args: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bots")
+        .join(script);
+    let to = dir.join(Path::new(script).file_name().unwrap());
+    std::fs::copy(&from, &to).unwrap();
+    std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("/usr/bin/python3 {} {args}", to.display())
+}
+
+/// Whether this test runs as root (CI does).
+pub fn is_root() -> bool {
+    nix::unistd::geteuid().is_root()
+}

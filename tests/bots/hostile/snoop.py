@@ -4,7 +4,8 @@ what it can find of the other bots arena runs (its parent's other children): the
 directory's files, their environment. Whatever it reads goes to its stderr, where the test looks
 for the other bot's secret.
 
-Usage: snoop.py MARKER [PATH...]
+Usage: snoop.py MARKER [PATH...]; more PATHs, separated by ':', in TARGETS (a sandbox shows a bot
+the files its command line names).
 Expected (with the sandbox): it reads nothing of the other bot's. Without a sandbox the bot runs as
 the user running arena, and reads it all.
 """
@@ -38,7 +39,7 @@ def siblings():
             yield entry
 
 
-for path in sys.argv[2:]:
+for path in [t for t in sys.argv[2:] + os.environ.get("TARGETS", "").split(":") if t]:
     read(path)
 for pid in siblings():
     read(f"/proc/{pid}/environ")

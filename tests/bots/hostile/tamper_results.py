@@ -4,7 +4,8 @@ the game well. Targets: each PATH given, and the results folder it can discover 
 command line (arena's `--out DIR`, relative to arena's working directory). It only ever writes a
 file named games.csv that already exists. What it managed is written to stderr.
 
-Usage: tamper_results.py MARKER [PATH...]
+Usage: tamper_results.py MARKER [PATH...]; more PATHs, separated by ':', in TARGETS (a sandbox shows a bot
+the files its command line names).
 Expected (with the sandbox): every attempt fails; games.csv holds exactly the games played.
 Without a sandbox the bot runs as the user running arena and the overwrite succeeds.
 """
@@ -26,7 +27,7 @@ def discovered():
     return []
 
 
-targets = sys.argv[2:] + discovered()
+targets = [t for t in sys.argv[2:] + os.environ.get("TARGETS", "").split(":") if t] + discovered()
 for path in dict.fromkeys(targets):
     if os.path.basename(path) != "games.csv" or not os.path.isfile(path):
         sys.stderr.write(f"tamper: {path}: not there\n")
