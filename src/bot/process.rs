@@ -111,8 +111,10 @@ type Lines = FramedRead<Box<dyn AsyncRead + Send + Unpin>, LinesCodec>;
 /// A running process of a bot: its group, its captured stderr, its directories.
 struct Process {
     child: Child,
-    /// The bot's first process: its session, its process group, the root of its tree.
+    /// The bot's first process: its session and process group.
     pgid: Pid,
+    /// The same process as the root of its tree; `None` if it was gone before it was looked at.
+    root: Option<tree::Root>,
     /// Levels of the tree that are the sandbox's own processes, not the bot's.
     wrappers: usize,
     /// Stopped while the bot is not to move (`Connection::freeze`).
@@ -133,7 +135,9 @@ impl Process {
     /// with a sandbox, the pid namespace, whose first process takes every other with it), and
     /// its process group, where a process whose parent died meanwhile may still be.
     fn kill(&mut self) {
-        tree::kill_all(self.pgid);
+        if let Some(root) = self.root {
+            tree::kill_all(root);
+        }
         let _ = killpg(self.pgid, Signal::SIGKILL);
     }
 
@@ -141,12 +145,15 @@ impl Process {
         if self.frozen == frozen || self.exit.is_some() {
             return;
         }
+        let Some(root) = self.root else {
+            return;
+        };
         if frozen {
-            tree::freeze(self.pgid);
+            tree::freeze(root);
             // What escaped the tree while the bot was running must not run on meanwhile.
             reaper::sweep();
         } else {
-            tree::thaw(self.pgid);
+            tree::thaw(root);
         }
         self.frozen = frozen;
     }
@@ -429,6 +436,7 @@ impl Connection {
         let mut process = Process {
             child,
             pgid,
+            root: tree::Root::of(pgid),
             wrappers: if sandbox.is_some() {
                 super::SANDBOX_WRAPPERS
             } else {
@@ -572,7 +580,8 @@ impl Connection {
     fn over_process_limit(&mut self) -> Option<Event> {
         let p = self.process.as_mut()?;
         let limit = p.limits.processes?;
-        if p.exit.is_some() || tree::count(p.pgid, p.wrappers) as u64 <= limit {
+        let running = p.root.map_or(0, |root| tree::count(root, p.wrappers));
+        if p.exit.is_some() || running as u64 <= limit {
             return None;
         }
         p.kill();
@@ -924,6 +933,7 @@ impl SpectatorSink {
             process: Some(Process {
                 child,
                 pgid,
+                root: tree::Root::of(pgid),
                 wrappers: 0,
                 frozen: false,
                 limits: super::Limits::default(),

@@ -162,7 +162,10 @@ fn sweep_locked() -> usize {
             break;
         }
         for &pid in &orphans {
-            super::tree::kill_all(Pid::from_raw(pid));
+            // Not reaped yet: the pid is still this orphan's.
+            if let Some(root) = super::tree::Root::of(Pid::from_raw(pid)) {
+                super::tree::kill_all(root);
+            }
             let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
         }
         for &pid in &orphans {

@@ -33,8 +33,42 @@ fn children(pid: i32, into: &mut Vec<i32>) {
     }
 }
 
+/// A process as a root of its tree: its pid and when it started, so that a pid reused once the
+/// process is gone and reaped is never taken for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Root {
+    pid: Pid,
+    start: u64,
+}
+
+impl Root {
+    /// The running (or not yet reaped) process `pid`.
+    pub fn of(pid: Pid) -> Option<Root> {
+        Some(Root {
+            pid,
+            start: start_time(pid.as_raw())?,
+        })
+    }
+}
+
+/// When a process started, in clock ticks since boot (the 22nd field of its stat).
+fn start_time(pid: i32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(19)?
+        .parse()
+        .ok()
+}
+
 /// `root` and every process below it, with its depth (`root` at 0), parents before children.
-pub fn members(root: Pid) -> Vec<(Pid, usize)> {
+/// None once the root is gone.
+pub fn members(root: Root) -> Vec<(Pid, usize)> {
+    if start_time(root.pid.as_raw()) != Some(root.start) {
+        return Vec::new();
+    }
+    let root = root.pid;
     let mut found = vec![(root.as_raw(), 0usize)];
     let mut next = 0;
     let mut kids = Vec::new();
@@ -45,10 +79,6 @@ pub fn members(root: Pid) -> Vec<(Pid, usize)> {
         children(pid, &mut kids);
         found.extend(kids.iter().map(|&k| (k, depth + 1)));
     }
-    // The root may have exited: then it has no children either, and is no member.
-    if !std::path::Path::new(&format!("/proc/{}", root.as_raw())).exists() {
-        found.clear();
-    }
     found
         .into_iter()
         .map(|(p, d)| (Pid::from_raw(p), d))
@@ -57,7 +87,7 @@ pub fn members(root: Pid) -> Vec<(Pid, usize)> {
 
 /// How many of the bot's processes there are, not counting the first `wrappers` levels of the
 /// tree (the sandbox's own processes, which are not the bot's).
-pub fn count(root: Pid, wrappers: usize) -> usize {
+pub fn count(root: Root, wrappers: usize) -> usize {
     members(root)
         .into_iter()
         .filter(|&(_, d)| d >= wrappers)
@@ -65,7 +95,7 @@ pub fn count(root: Pid, wrappers: usize) -> usize {
 }
 
 /// Stop every process of the tree. Returns how many were stopped.
-pub fn freeze(root: Pid) -> usize {
+pub fn freeze(root: Root) -> usize {
     let mut stopped = BTreeSet::new();
     for _ in 0..MAX_PASSES {
         let fresh: Vec<Pid> = members(root)
@@ -85,14 +115,14 @@ pub fn freeze(root: Pid) -> usize {
 }
 
 /// Let every process of the tree run again.
-pub fn thaw(root: Pid) {
+pub fn thaw(root: Root) {
     for (pid, _) in members(root) {
         let _ = kill(pid, Signal::SIGCONT);
     }
 }
 
 /// Kill every process of the tree: frozen first, so that none can fork while the others die.
-pub fn kill_all(root: Pid) {
+pub fn kill_all(root: Root) {
     freeze(root);
     for (pid, _) in members(root) {
         let _ = kill(pid, Signal::SIGKILL);
@@ -125,6 +155,27 @@ mod tests {
         (sh, pids)
     }
 
+    #[test]
+    fn a_root_whose_pid_is_taken_by_another_process_has_no_members() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let root = Root::of(Pid::from_raw(child.id() as i32)).unwrap();
+        assert_eq!(members(root).len(), 1);
+        // The same pid, started at another time: another process.
+        let other = Root {
+            start: root.start + 1,
+            ..root
+        };
+        assert!(members(other).is_empty());
+        kill_all(other);
+        assert_eq!(members(root).len(), 1, "not killed through a stale root");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(members(root).is_empty(), "gone once reaped");
+    }
+
     fn state(pid: i32) -> Option<char> {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
         stat.rsplit_once(')')?.1.trim().chars().next()
@@ -133,7 +184,7 @@ mod tests {
     #[test]
     fn the_tree_holds_descendants_that_left_the_group_and_the_session() {
         let (mut sh, pids) = escaping_family();
-        let root = Pid::from_raw(sh.id() as i32);
+        let root = Root::of(Pid::from_raw(sh.id() as i32)).unwrap();
         let all: Vec<i32> = members(root).iter().map(|(p, _)| p.as_raw()).collect();
         for p in &pids {
             assert!(all.contains(p), "{p} missing from {all:?}");
