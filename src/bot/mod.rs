@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod cgroup;
 pub mod process;
 pub mod reaper;
 pub mod tree;
@@ -44,16 +45,19 @@ pub fn scratch() -> std::io::Result<&'static Path> {
     Ok(SCRATCH.get().expect("set above"))
 }
 
-/// Remove the scratch folder (the games have removed what they put in it).
+/// Remove the scratch folder (the games have removed what they put in it), and this run's
+/// cgroups.
 pub fn remove_scratch() {
     if let Some(p) = SCRATCH.get() {
         let _ = std::fs::remove_dir_all(p);
     }
+    cgroup::remove_run();
 }
 
 /// Remove the scratch folders that runs killed before they could clean up left in the temp
-/// folder: those of this user whose lock nobody holds. Returns how many.
+/// folder (those of this user whose lock nobody holds; returns how many), and their cgroups.
 pub fn remove_stale_scratch() -> usize {
+    cgroup::remove_stale();
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
         return 0;

@@ -22,7 +22,7 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep, sleep_until, timeout};
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
-use super::{BotCommand, BotSpec, Channel, reaper, tree};
+use super::{BotCommand, BotSpec, Channel, cgroup::Cgroup, reaper, tree};
 use crate::games::{Fault, FaultKind};
 
 /// How long arena keeps listening after a bot's process exited, for lines it wrote just before.
@@ -115,6 +115,9 @@ struct Process {
     pgid: Pid,
     /// The same process as the root of its tree; `None` if it was gone before it was looked at.
     root: Option<tree::Root>,
+    /// The bot's cgroup, where arena may make one: then it, not the tree, is what is frozen,
+    /// counted and killed.
+    cgroup: Option<Cgroup>,
     /// Levels of the tree that are the sandbox's own processes, not the bot's.
     wrappers: usize,
     /// Stopped while the bot is not to move (`Connection::freeze`).
@@ -135,6 +138,9 @@ impl Process {
     /// with a sandbox, the pid namespace, whose first process takes every other with it), and
     /// its process group, where a process whose parent died meanwhile may still be.
     fn kill(&mut self) {
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.kill();
+        }
         if let Some(root) = self.root {
             tree::kill_all(root);
         }
@@ -143,6 +149,12 @@ impl Process {
 
     fn set_frozen(&mut self, frozen: bool) {
         if self.frozen == frozen || self.exit.is_some() {
+            return;
+        }
+        if let Some(cgroup) = &self.cgroup
+            && cgroup.set_frozen(frozen)
+        {
+            self.frozen = frozen;
             return;
         }
         let Some(root) = self.root else {
@@ -363,19 +375,21 @@ impl Connection {
             .env("TMPDIR", &tmpdir)
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .kill_on_drop(true);
-        if let Some((uid, gid)) = as_user {
-            cmd.uid(uid).gid(gid);
-        }
         // RLIMIT_NPROC counts all of a user's processes: every sandboxed bot runs as the same
         // user, and the sandbox's own processes would count. arena counts the bot's instead.
         let rlimits = super::Limits {
             processes: spec.limits.processes.filter(|_| sandbox.is_none()),
             ..spec.limits
         };
+        let cgroup = Cgroup::create();
         prepare_child(
             &mut cmd,
-            rlimits,
-            ready.as_ref().map(|(_, w)| w.as_raw_fd()),
+            Setup {
+                cgroup: cgroup.as_ref().map(Cgroup::procs_fd),
+                user: as_user,
+                limits: rlimits,
+                keep: ready.as_ref().map(|(_, w)| w.as_raw_fd()),
+            },
         );
         let mut limits = limits;
         if let Some(mb) = spec.limits.output_mb {
@@ -437,6 +451,7 @@ impl Connection {
             child,
             pgid,
             root: tree::Root::of(pgid),
+            cgroup,
             wrappers: if sandbox.is_some() {
                 super::SANDBOX_WRAPPERS
             } else {
@@ -580,7 +595,10 @@ impl Connection {
     fn over_process_limit(&mut self) -> Option<Event> {
         let p = self.process.as_mut()?;
         let limit = p.limits.processes?;
-        let running = p.root.map_or(0, |root| tree::count(root, p.wrappers));
+        let running = match &p.cgroup {
+            Some(cgroup) => cgroup.count().saturating_sub(p.wrappers),
+            None => p.root.map_or(0, |root| tree::count(root, p.wrappers)),
+        };
         if p.exit.is_some() || running as u64 <= limit {
             return None;
         }
@@ -654,12 +672,25 @@ fn inherited_env() -> &'static [(String, std::ffi::OsString)] {
     })
 }
 
-/// Set the bot up in the child, between fork and exec: a session of its own (no controlling
-/// terminal, so it cannot type into arena's: TIOCSTI), death with arena (SIGKILL when arena's
-/// thread that started it goes, as when arena is killed), its resource limits, and the
-/// sandbox's ready descriptor `keep` left open across exec.
-fn prepare_child(cmd: &mut Command, limits: super::Limits, keep: Option<RawFd>) {
+/// What a bot's child process does before it becomes the bot.
+struct Setup {
+    /// Its cgroup's `cgroup.procs`, to join.
+    cgroup: Option<RawFd>,
+    /// The unprivileged user to become (arena runs as root, the bot in a sandbox).
+    user: Option<(u32, u32)>,
+    limits: super::Limits,
+    /// The sandbox's ready descriptor, left open across exec.
+    keep: Option<RawFd>,
+}
+
+/// Set the bot up in the child, between fork and exec: into its cgroup (first: as the sandbox's
+/// user it could not), a session of its own (no controlling terminal, so it cannot type into
+/// arena's: TIOCSTI), the sandbox's user, death with arena (SIGKILL when arena's thread that
+/// started it goes, as when arena is killed), its resource limits.
+fn prepare_child(cmd: &mut Command, child: Setup) {
     use nix::sys::resource::{Resource, setrlimit};
+    use nix::unistd::{Gid, Uid};
+    let limits = child.limits;
     let mib = |m: u64| m.saturating_mul(1024 * 1024);
     let wanted: Vec<(Resource, u64)> = [
         (Resource::RLIMIT_AS, limits.memory_mb.map(mib)),
@@ -676,8 +707,16 @@ fn prepare_child(cmd: &mut Command, limits: super::Limits, keep: Option<RawFd>) 
     // system calls, and `wanted` was built before the fork.
     unsafe {
         cmd.pre_exec(move || {
+            if let Some(procs) = child.cgroup {
+                Cgroup::join(procs)?;
+            }
             nix::unistd::setsid()?;
-            // Set after std's setuid, which would clear it.
+            if let Some((uid, gid)) = child.user {
+                nix::unistd::setgroups(&[])?;
+                nix::unistd::setgid(Gid::from_raw(gid))?;
+                nix::unistd::setuid(Uid::from_raw(uid))?;
+            }
+            // After setuid, which clears it.
             nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
             if nix::unistd::getppid() != arena {
                 // arena died before the signal was asked for.
@@ -693,7 +732,7 @@ fn prepare_child(cmd: &mut Command, limits: super::Limits, keep: Option<RawFd>) 
                 };
                 setrlimit(resource, value, hard).map_err(std::io::Error::from)?;
             }
-            if let Some(fd) = keep
+            if let Some(fd) = child.keep
                 && nix::libc::fcntl(fd, nix::libc::F_SETFD, 0) == -1
             {
                 return Err(std::io::Error::last_os_error());
@@ -934,6 +973,7 @@ impl SpectatorSink {
                 child,
                 pgid,
                 root: tree::Root::of(pgid),
+                cgroup: None,
                 wrappers: 0,
                 frozen: false,
                 limits: super::Limits::default(),

@@ -1,0 +1,231 @@
+//! A cgroup (version 2) per bot, where arena may make them (as root, or with a delegated
+//! hierarchy): the kernel keeps every process the bot starts in it, whatever session or parent
+//! it moves to, so freezing (`cgroup.freeze`), killing (`cgroup.kill`) and counting them takes
+//! one file each and leaves no race with a bot that forks. Where arena may not, `tree` does the
+//! same with signals.
+//!
+//! Layout: `<arena's own cgroup>/arena-<pid>/bot-<n>`. Only arena writes there; a bot joins its
+//! group between fork and exec, before it drops to the sandbox's user, and as that user it could
+//! not move itself out.
+
+use std::fs::File;
+use std::io::Write;
+use std::os::fd::{AsRawFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// This run's folder of bot groups, made on first use; `None` where arena may not make one.
+static RUN: OnceLock<Option<PathBuf>> = OnceLock::new();
+static NEXT: AtomicU64 = AtomicU64::new(0);
+const PREFIX: &str = "arena-";
+
+/// Where the cgroup v2 hierarchy is mounted, and arena's own group in it.
+fn own_group() -> Option<PathBuf> {
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    // Fields: id parent dev root mountpoint options ... - fstype source options.
+    let mount = mounts.lines().find_map(|l| {
+        let (left, right) = l.split_once(" - ")?;
+        (right.split_whitespace().next()? == "cgroup2").then(|| left.split_whitespace().nth(4))?
+    })?;
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    Some(Path::new(mount).join(path.trim_start_matches('/')))
+}
+
+/// Freezing and killing are the core of cgroup v2 (5.2 and 5.14); a kernel without them, or a
+/// hierarchy arena may not write, leaves the signals.
+fn run_folder() -> Option<&'static Path> {
+    RUN.get_or_init(|| {
+        let parent = own_group()?;
+        if !parent.join("cgroup.freeze").exists() && !parent.join("cgroup.procs").exists() {
+            return None;
+        }
+        let run = parent.join(format!("{PREFIX}{}", std::process::id()));
+        std::fs::create_dir(&run).ok()?;
+        let usable = ["cgroup.freeze", "cgroup.kill", "cgroup.procs"]
+            .iter()
+            .all(|f| run.join(f).exists());
+        if !usable {
+            let _ = std::fs::remove_dir(&run);
+            return None;
+        }
+        Some(run)
+    })
+    .as_deref()
+}
+
+/// A bot's group.
+#[derive(Debug)]
+pub struct Cgroup {
+    path: PathBuf,
+    /// `cgroup.procs`, open for the bot to write itself into between fork and exec.
+    procs: File,
+}
+
+impl Cgroup {
+    /// A new, empty group for one bot, or `None` where cgroups cannot be used.
+    pub fn create() -> Option<Cgroup> {
+        let run = run_folder()?;
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = run.join(format!("bot-{n}"));
+        std::fs::create_dir(&path).ok()?;
+        match File::options().write(true).open(path.join("cgroup.procs")) {
+            Ok(procs) => Some(Cgroup { path, procs }),
+            Err(_) => {
+                let _ = std::fs::remove_dir(&path);
+                None
+            }
+        }
+    }
+
+    /// What the child writes "0" to, to join the group (see `join`).
+    pub fn procs_fd(&self) -> RawFd {
+        self.procs.as_raw_fd()
+    }
+
+    /// Join the group `procs_fd` names: in the child, between fork and exec. Async-signal-safe.
+    pub fn join(procs_fd: RawFd) -> std::io::Result<()> {
+        // SAFETY: a plain write(2) of a static buffer to a descriptor the child inherited.
+        let n = unsafe { nix::libc::write(procs_fd, b"0".as_ptr().cast(), 1) };
+        if n == 1 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    }
+
+    fn write(&self, file: &str, value: &str) -> bool {
+        File::options()
+            .write(true)
+            .open(self.path.join(file))
+            .and_then(|mut f| f.write_all(value.as_bytes()))
+            .is_ok()
+    }
+
+    /// Stop (or let run again) every process of the group at once.
+    pub fn set_frozen(&self, frozen: bool) -> bool {
+        self.write("cgroup.freeze", if frozen { "1" } else { "0" })
+    }
+
+    /// SIGKILL to every process of the group, by the kernel, at once.
+    pub fn kill(&self) -> bool {
+        self.write("cgroup.kill", "1")
+    }
+
+    /// How many processes the group holds.
+    pub fn count(&self) -> usize {
+        std::fs::read_to_string(self.path.join("cgroup.procs"))
+            .map_or(0, |t| t.lines().filter(|l| !l.is_empty()).count())
+    }
+}
+
+impl Drop for Cgroup {
+    /// Removed once empty (its processes were killed and have exited); a group still in use by
+    /// a process arena could not kill is left for `remove_stale` after this run.
+    fn drop(&mut self) {
+        self.set_frozen(false);
+        for _ in 0..100 {
+            if std::fs::remove_dir(&self.path).is_ok() || self.count() > 0 {
+                break;
+            }
+            // Exited but not yet taken off the group.
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+    }
+}
+
+/// Remove this run's folder of groups, at exit.
+pub fn remove_run() {
+    if let Some(Some(run)) = RUN.get() {
+        let _ = std::fs::remove_dir(run);
+    }
+}
+
+/// Remove the folders of groups that runs killed before they could clean up left: those whose
+/// arena is gone (their bots died with it, so the groups are empty).
+pub fn remove_stale() {
+    let Some(parent) = own_group() else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(&parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(PREFIX))
+            .and_then(|p| p.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let run = entry.path();
+        if let Ok(bots) = std::fs::read_dir(&run) {
+            for bot in bots.flatten().filter(|b| b.path().is_dir()) {
+                let _ = std::fs::remove_dir(bot.path());
+            }
+        }
+        let _ = std::fs::remove_dir(&run);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufRead;
+    use std::os::unix::process::CommandExt;
+    use std::time::{Duration, Instant};
+
+    fn events(group: &Cgroup) -> String {
+        std::fs::read_to_string(group.path.join("cgroup.events")).unwrap_or_default()
+    }
+
+    /// A shell in the group whose children leave its session and parent: all stay in the group,
+    /// are frozen together and killed together.
+    #[test]
+    fn a_group_holds_freezes_and_kills_processes_that_left_the_session() {
+        let Some(group) = Cgroup::create() else {
+            eprintln!("skipped: arena may not make cgroups here (the signals are used instead)");
+            return;
+        };
+        let procs = group.procs_fd();
+        let mut cmd = std::process::Command::new("sh");
+        cmd.args([
+            "-c",
+            "setsid sh -c 'sleep 30 & echo $!' ; (sleep 30 & echo $!) ; sleep 30",
+        ])
+        .stdout(std::process::Stdio::piped());
+        // SAFETY: join only writes to an inherited descriptor.
+        unsafe {
+            cmd.pre_exec(move || Cgroup::join(procs));
+        }
+        let mut sh = cmd.spawn().unwrap();
+        let mut out = std::io::BufReader::new(sh.stdout.take().unwrap());
+        for _ in 0..2 {
+            let mut line = String::new();
+            out.read_line(&mut line).unwrap();
+        }
+        // The shell, its sleep, and two sleeps whose parents are gone or elsewhere.
+        assert!(group.count() >= 3, "{}", group.count());
+        assert!(group.set_frozen(true));
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !events(&group).contains("frozen 1") && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(events(&group).contains("frozen 1"));
+        assert!(group.kill());
+        sh.wait().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while group.count() > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(group.count(), 0, "every process of the group was killed");
+        let path = group.path.clone();
+        drop(group);
+        assert!(!path.exists(), "an empty group is removed");
+    }
+}
