@@ -48,7 +48,13 @@ pub mod bounds {
     pub const SWISS_BOTS: usize = 2_000;
     /// `--games` of a duel or a check.
     pub const MATCH_GAMES: u32 = 100_000;
+    /// `min_free_mb`: a pebibyte, more than any disk; 0 turns the check off.
+    pub const MIN_FREE_MB: u64 = 1 << 30;
 }
+
+/// Free space the results folder's disk must have for a game to start, in MiB, unless the spec
+/// says otherwise: room for many games' logs, and for the tables and the report at the end.
+pub const DEFAULT_MIN_FREE_MB: u64 = 64;
 
 /// One bot of a tournament.
 #[derive(Debug, Clone)]
@@ -74,6 +80,8 @@ pub struct Spec {
     pub seed: u64,
     pub jobs: Option<usize>,
     pub ladder: bool,
+    /// No game starts while the results folder's disk has less free space than this, in MiB.
+    pub min_free_mb: u64,
     pub params: Params,
     pub bots: Vec<Entrant>,
 }
@@ -94,6 +102,7 @@ struct Raw {
     channel: Option<Channel>,
     #[serde(default)]
     ladder: bool,
+    min_free_mb: Option<Spanned<u64>>,
     sandbox: Option<Spanned<bool>>,
     #[serde(default)]
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
@@ -254,6 +263,17 @@ impl Spec {
             return Err(src.at(
                 Some(j.span()),
                 format!("jobs must be from 1 to {}", bounds::JOBS),
+            ));
+        }
+        if let Some(m) = &raw.min_free_mb
+            && *m.get_ref() > bounds::MIN_FREE_MB
+        {
+            return Err(src.at(
+                Some(m.span()),
+                format!(
+                    "min_free_mb must be from 0 (no check) to {} MiB",
+                    bounds::MIN_FREE_MB
+                ),
             ));
         }
         if let Some(g) = &raw.games_per_pairing {
@@ -427,6 +447,9 @@ impl Spec {
             seed: raw.seed.unwrap_or(1),
             jobs: raw.jobs.map(|j| j.into_inner()),
             ladder: raw.ladder,
+            min_free_mb: raw
+                .min_free_mb
+                .map_or(DEFAULT_MIN_FREE_MB, |m| m.into_inner()),
             params,
             bots,
         })
@@ -570,6 +593,14 @@ command = "builtin:greedy"
             (
                 GOOD.replace("timeout = 2", "jobs = 10000000"),
                 "t.toml:4:8: jobs must be from 1 to 1024",
+            ),
+            (
+                GOOD.replace("timeout = 2", "min_free_mb = 1e6"),
+                "t.toml:4:15: invalid type: floating point `1000000.0`, expected u64",
+            ),
+            (
+                GOOD.replace("timeout = 2", "min_free_mb = 99999999999"),
+                "t.toml:4:15: min_free_mb must be from 0 (no check) to 1073741824 MiB",
             ),
             (
                 GOOD.replace("round-robin", "swiss")

@@ -1,0 +1,68 @@
+//! The results folder's disk: a run starts no game on a disk nearly full, and a write that fails
+//! there is arena's failure, never a bot's.
+
+use std::path::Path;
+
+use crate::error::Error;
+
+/// Free space on the file system holding `dir`, in bytes, as an unprivileged user may use it.
+pub fn free_bytes(dir: &Path) -> std::io::Result<u64> {
+    let s = nix::sys::statvfs::statvfs(dir)?;
+    Ok((s.blocks_available() as u64).saturating_mul(s.fragment_size() as u64))
+}
+
+/// Why no game may start, if the disk of `dir` has less than `min_mb` MiB free (0: no check).
+/// A disk that cannot be asked is not held against the run: its writes will tell.
+pub fn too_full(dir: &Path, min_mb: u64) -> Option<String> {
+    if min_mb == 0 {
+        return None;
+    }
+    let free = free_bytes(dir).ok()?;
+    (free < min_mb.saturating_mul(MIB)).then(|| {
+        format!(
+            "only {} free on the disk of {}, less than min_free_mb = {min_mb} MiB",
+            mib(free),
+            dir.display()
+        )
+    })
+}
+
+const MIB: u64 = 1024 * 1024;
+
+/// A size for people, in MiB with one decimal.
+pub fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / MIB as f64)
+}
+
+/// Whether arena failed for want of space (a full disk, or the user's quota).
+pub fn is_full(e: &Error) -> bool {
+    let Error::Io { source, .. } = e else {
+        return false;
+    };
+    source
+        .raw_os_error()
+        .is_some_and(|n| n == nix::libc::ENOSPC || n == nix::libc::EDQUOT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_disk_is_too_full_below_the_threshold_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let free = free_bytes(dir.path()).unwrap();
+        assert!(free > 0);
+        assert_eq!(too_full(dir.path(), 0), None);
+        assert_eq!(too_full(dir.path(), 1), None);
+        let why = too_full(dir.path(), free / MIB + 1).expect("too full");
+        assert!(why.contains(&dir.path().display().to_string()), "{why}");
+        assert!(why.contains("min_free_mb"), "{why}");
+        let full = Error::Io {
+            context: "writing".into(),
+            source: std::io::Error::from_raw_os_error(nix::libc::ENOSPC),
+        };
+        assert!(is_full(&full));
+        assert!(!is_full(&Error::io("writing")(std::io::Error::other("no"))));
+    }
+}
