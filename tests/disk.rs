@@ -170,6 +170,41 @@ fn a_bot_that_fills_the_disk_stops_the_run_and_a_resume_finishes_it() {
     }
 }
 
+/// A bot's stderr that cannot be kept (the bot filled the disk first) is dropped, and that is
+/// not the bot's failure: its game, short enough for its log to be written after the bot's
+/// files are gone, is recorded as played.
+#[test]
+fn a_stderr_lost_to_a_full_disk_is_not_the_bots_failure() {
+    let Some(disk) = Tmpfs::mount(12) else {
+        eprintln!("skipped: mounting a small tmpfs needs root");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = disk.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let out = disk.path().join("out");
+    let path = spec(
+        dir.path(),
+        &format!(
+            "name = \"t\"\ngame = \"roshambo\"\ngames_per_pairing = 1\nseed = 1\n\
+             min_free_mb = 2\n[params]\nrounds = 3\n[limits]\noutput_mb = 5\n\
+             [[bot]]\nname = \"filler\"\ncommand = \"{}\"\n\
+             [[bot]]\nname = \"a\"\ncommand = \"builtin:random\"\n",
+            bot("fills_disk.py", "8")
+        ),
+    );
+    let (output, stderr) = run(&path, &out, &tmp);
+    assert!(output.status.success(), "{stderr}");
+    let played = games(&out);
+    assert_eq!(played.len(), 1);
+    assert!(finished_well(&played[0]), "{:?}", played[0]);
+    assert_eq!(played[0]["plies"], "3", "{:?}", played[0]);
+    // What it said after filling the disk was not kept: the capture did meet the full disk.
+    let seat = if played[0]["seat0"] == "filler" { 0 } else { 1 };
+    let said = out.join(format!("logs/game-00001.seat{seat}.stderr"));
+    assert_eq!(std::fs::read(&said).map_or(0, |b| b.len()), 0);
+}
+
 /// Below `min_free_mb` no game starts: the run says how much is free, where, and what the
 /// threshold is, writes the tables and exits 1; with the threshold met, the same run plays on.
 #[test]
