@@ -119,7 +119,7 @@ fn a_bot_that_fills_the_disk_stops_the_run_and_a_resume_finishes_it() {
     assert_eq!(first.status.code(), Some(1), "{stderr}");
     for words in [
         "No space left on device",
-        "game 2 not recorded, and will be played again on resume",
+        "not recorded, and played again on resume: game 2 (b vs filler): writing the game log",
         "arena: stopping: ",
         &format!(
             "Free some space on the disk of {} and run the same command again: it resumes",

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -165,7 +165,7 @@ impl Results {
         let file = self.games.clone();
         tokio::task::spawn_blocking(move || {
             let recorded = Played::finish_all(games.into_iter().map(|(_, played)| played))
-                .and_then(|()| append_synced(&file, &bytes).map_err(Error::io(context)));
+                .and_then(|()| disk::append_synced(&file, &bytes).map_err(Error::io(context)));
             match recorded {
                 Err(e) => Appended::Unrecorded(e),
                 Ok(()) => match tables.map_or(Ok(()), |t| write_all_atomic(&t)) {
@@ -248,17 +248,6 @@ enum Appended {
     /// A log or games.csv could not be written: the games do not count, and are played again on
     /// resume.
     Unrecorded(Error),
-}
-
-/// Append rows to games.csv and wait for the disk. Rows cut short (a full disk) are cut off
-/// again, so that a resume plays their games rather than finding half a line.
-fn append_synced(file: &File, bytes: &[u8]) -> std::io::Result<()> {
-    let len = file.metadata()?.len();
-    let written = (&*file).write_all(bytes).and_then(|()| file.sync_data());
-    if written.is_err() {
-        let _ = file.set_len(len);
-    }
-    written
 }
 
 fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
@@ -932,11 +921,10 @@ async fn play_all(
                 match appended {
                     Appended::Unrecorded(e) => {
                         results.forget(kept);
-                        let ids: Vec<String> = jobs.iter().map(|j| j.id.to_string()).collect();
+                        let games: Vec<String> = jobs.iter().map(|j| named(spec, j)).collect();
                         crate::out::warn(&format!(
-                            "arena: {} {} not recorded, and will be played again on resume: {e}",
-                            if ids.len() == 1 { "game" } else { "games" },
-                            ids.join(", ")
+                            "arena: not recorded, and played again on resume: {}: {e}",
+                            games.join(", ")
                         ));
                         halted.set(Halt {
                             full: disk::is_full(&e),
