@@ -178,11 +178,17 @@ pub async fn run(args: CheckArgs) -> Result<()> {
         ));
         Ok(())
     } else {
-        let line = format!(
+        let mut line = format!(
             "PROBLEM: your bot failed {} of {games} ({})",
             failed.len(),
             reasons(failed.iter().map(|(_, f)| f.reason))
         );
+        if unplayed > 0 {
+            line.push_str(&format!(
+                "; arena could not set up {} more (not your bot's doing)",
+                plural(unplayed, "game", "games")
+            ));
+        }
         crate::out::line(&line);
         Err(Error::Failed(format!(
             "the bot failed {} of {games}",

@@ -748,7 +748,13 @@ fn named(spec: &Spec, job: &Job) -> String {
 /// Play one game, setting it up again when arena could not (no processes or memory left for a
 /// moment, a sandbox that failed): that is no bot's doing, and often passes. `None` when
 /// abandoned by a second interrupt.
-async fn play_one(spec: &Spec, dir: &Path, job: &Job, stop: &mut Stop) -> Option<Result<Played>> {
+async fn play_one(
+    spec: &Spec,
+    dir: &Path,
+    job: &Job,
+    stop: &mut Stop,
+    halted: &Halted,
+) -> Option<Result<Played>> {
     let mut attempt = 1;
     loop {
         let played = tokio::select! {
@@ -756,7 +762,10 @@ async fn play_one(spec: &Spec, dir: &Path, job: &Job, stop: &mut Stop) -> Option
             Ok(_) = stop.wait_for(|&level| level >= 2) => return None,
         };
         match played {
-            Err(Error::Setup(why)) if attempt < SETUP_ATTEMPTS && *stop.borrow() == 0 => {
+            // Set up again only while the run still starts games.
+            Err(Error::Setup(why))
+                if attempt < SETUP_ATTEMPTS && *stop.borrow() == 0 && halted.get().is_none() =>
+            {
                 crate::out::warn(&format!(
                     "arena: {} could not be set up ({why}); trying again in {} s",
                     named(spec, job),
@@ -820,7 +829,7 @@ async fn play_all(
                 let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else {
                     break;
                 };
-                let played = play_one(&spec, &dir, &job, &mut stop).await;
+                let played = play_one(&spec, &dir, &job, &mut stop, &halted).await;
                 match played {
                     // A bot's last stderr can reach its file after its exit was seen: the game
                     // is recorded once it is there, and the slot plays on meanwhile. Waiting
