@@ -8,10 +8,10 @@ use clap::{Parser, ValueEnum};
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel};
 use crate::cli::{CheckArgs, DuelArgs};
-use crate::duel::{MatchOptions, match_options, parse_bot};
+use crate::duel::{MatchOptions, match_options, parse_bot, play_retrying};
 use crate::error::{Error, Result};
 use crate::games::{GameInfo, Reason, derive_seed};
-use crate::referee::{self, GameRecord, MatchSetup, Player, stderr_path};
+use crate::referee::{GameRecord, MatchSetup, Player, stderr_path};
 
 /// Lines of the bot's stderr quoted for a failure.
 const STDERR_LINES: usize = 5;
@@ -70,6 +70,7 @@ pub async fn run(args: CheckArgs) -> Result<()> {
 
     let limits = IoLimits::default();
     let mut played = Vec::new();
+    let mut unplayed = 0;
     for i in 0..args.games as usize {
         // Each built-in in turn, met twice in a row: the bot plays first, then second.
         let builtin = game.builtins[(i / 2) % game.builtins.len()].0;
@@ -81,25 +82,28 @@ pub async fn run(args: CheckArgs) -> Result<()> {
         )
         .expect("a built-in parses");
         let names = names(&bot, builtin);
-        let mut players = [
-            Player {
-                name: names[0].clone(),
-                bot: bot.clone(),
-            },
-            Player {
-                name: names[1].clone(),
-                bot: opponent,
-            },
-        ];
-        if seat == 1 {
-            players.swap(0, 1);
-        }
+        let players = || {
+            let mut players = [
+                Player {
+                    name: names[0].clone(),
+                    bot: bot.clone(),
+                },
+                Player {
+                    name: names[1].clone(),
+                    bot: opponent.clone(),
+                },
+            ];
+            if seat == 1 {
+                players.swap(0, 1);
+            }
+            players
+        };
         let log_path = logs.join(format!("game-{:04}.jsonl", i + 1));
-        let record = referee::play(MatchSetup {
+        let result = play_retrying(|| MatchSetup {
             game,
             params: params.clone(),
             seed: derive_seed(seed, i as u64),
-            players,
+            players: players(),
             timeout,
             startup_timeout,
             limits,
@@ -107,7 +111,21 @@ pub async fn run(args: CheckArgs) -> Result<()> {
             spectator: None,
             ponder: false,
         })
-        .await?;
+        .await;
+        let record = match result {
+            Ok(record) => record,
+            // arena's failure, not the bot's: said so, and not held against it.
+            Err(Error::Setup(why)) => {
+                crate::out::line(&format!(
+                    "game {} vs builtin:{builtin}: not played: arena could not set it up \
+                     ({why}); this is not your bot's doing",
+                    i + 1
+                ));
+                unplayed += 1;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let p = examine(i + 1, builtin, seat, &record, &log_path, game, args.channel);
         crate::out::line(&p.line);
         played.push(p);
@@ -139,6 +157,18 @@ pub async fn run(args: CheckArgs) -> Result<()> {
     crate::out::line("");
     let n = played.len();
     let games = plural(n, "game", "games");
+    if failed.is_empty() && unplayed > 0 {
+        crate::out::line(&format!(
+            "NOT CHECKED: arena could not set up {} of {} (not your bot's doing); your bot played \
+             {games} without a failure. Run the check again.",
+            unplayed,
+            plural(args.games as usize, "game", "games"),
+        ));
+        return Err(Error::Failed(format!(
+            "{} could not be played",
+            plural(unplayed, "game", "games")
+        )));
+    }
     if failed.is_empty() {
         let count = |outcome| played.iter().filter(|p| p.outcome == outcome).count();
         crate::out::line(&format!(
@@ -149,11 +179,17 @@ pub async fn run(args: CheckArgs) -> Result<()> {
         ));
         Ok(())
     } else {
-        let line = format!(
+        let mut line = format!(
             "PROBLEM: your bot failed {} of {games} ({})",
             failed.len(),
             reasons(failed.iter().map(|(_, f)| f.reason))
         );
+        if unplayed > 0 {
+            line.push_str(&format!(
+                "; arena could not set up {} more (not your bot's doing)",
+                plural(unplayed, "game", "games")
+            ));
+        }
         crate::out::line(&line);
         Err(Error::Failed(format!(
             "the bot failed {} of {games}",

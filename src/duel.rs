@@ -11,6 +11,30 @@ use crate::error::{Error, Result};
 use crate::games::{self, GameInfo, Params, derive_seed};
 use crate::referee::{self, GameRecord, MatchSetup, Player};
 
+/// How many times a game is set up before arena gives it up, and the pause between: a machine
+/// out of processes or memory for a moment, or a sandbox that failed once, is worth a retry.
+pub const SETUP_ATTEMPTS: u32 = 3;
+pub const SETUP_PAUSE: Duration = Duration::from_secs(1);
+
+/// Play a game, set up again (after a pause) when arena could not set it up. `Err(Setup)` when
+/// no attempt could: the game was not played, and is no one's fault.
+pub async fn play_retrying(mut setup: impl FnMut() -> MatchSetup) -> Result<GameRecord> {
+    let mut attempt = 1;
+    loop {
+        match referee::play(setup()).await {
+            Err(Error::Setup(why)) if attempt < SETUP_ATTEMPTS => {
+                crate::out::warn(&format!(
+                    "arena: could not set the game up ({why}); trying again in {} s",
+                    SETUP_PAUSE.as_secs_f64()
+                ));
+                tokio::time::sleep(SETUP_PAUSE).await;
+                attempt += 1;
+            }
+            played => return played,
+        }
+    }
+}
+
 /// `arena games [GAME]`.
 pub fn games(name: Option<&str>) -> Result<()> {
     match name {
@@ -258,22 +282,22 @@ pub async fn run(args: DuelArgs) -> Result<()> {
     let mut rows = Vec::new();
     let mut tally = [0u32; 3]; // wins, draws, losses of the first bot
     let mut points = [0.0f64; 2];
+    let mut unplayed = Vec::new();
     for i in 0..args.games as usize {
         // The first bot takes seat 0 in game 1, then seats alternate.
         let order = if i % 2 == 0 { [0, 1] } else { [1, 0] };
-        let players = order.map(|b| Player {
-            name: names[b].clone(),
-            bot: bots[b].clone(),
-        });
         let sink = match &spectate {
             Some(cmd) => Some(SpectatorSink::spawn(cmd, limits).map_err(Error::Usage)?),
             None => None,
         };
-        let record = referee::play(MatchSetup {
+        let played = play_retrying(|| MatchSetup {
             game,
             params: params.clone(),
             seed: derive_seed(seed, i as u64),
-            players,
+            players: order.map(|b| Player {
+                name: names[b].clone(),
+                bot: bots[b].clone(),
+            }),
             timeout,
             startup_timeout,
             limits,
@@ -281,10 +305,26 @@ pub async fn run(args: DuelArgs) -> Result<()> {
             spectator: sink.as_ref().map(|s| s.sender()),
             ponder: args.ponder,
         })
-        .await?;
+        .await;
         if let Some(sink) = sink {
             sink.finish(limits.grace).await;
         }
+        let record = match played {
+            Ok(record) => record,
+            // arena's failure, not a bot's: the game counts for no one, and the others go on.
+            Err(Error::Setup(why)) => {
+                crate::out::warn(&format!(
+                    "arena: game {} ({} vs {}) was not played: arena could not set it up \
+                     ({why}); it counts for no one",
+                    i + 1,
+                    names[order[0]],
+                    names[order[1]]
+                ));
+                unplayed.push(i + 1);
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let first = order
             .iter()
             .position(|&b| b == 0)
@@ -336,6 +376,18 @@ pub async fn run(args: DuelArgs) -> Result<()> {
         points[0],
         points[1]
     ));
+    if !unplayed.is_empty() {
+        let ids: Vec<String> = unplayed.iter().map(usize::to_string).collect();
+        return Err(Error::Failed(format!(
+            "{} of {} could not be played ({} {}): arena could not set {} up (see above); \
+             no one is to blame",
+            unplayed.len(),
+            plural(args.games, "game", "games"),
+            if ids.len() == 1 { "game" } else { "games" },
+            ids.join(", "),
+            if ids.len() == 1 { "it" } else { "them" }
+        )));
+    }
     Ok(())
 }
 

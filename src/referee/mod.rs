@@ -312,7 +312,18 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
     // A seat that did start is closed (its bot killed) when dropped here.
     let ((s0, f0), (s1, f1)) = match (seat0, seat1) {
         (Ok(a), Ok(b)) => (a, b),
-        (Err(e), _) | (_, Err(e)) => {
+        (seat0, seat1) => {
+            let e = [seat0, seat1]
+                .into_iter()
+                .find_map(|s| s.err())
+                .expect("a seat failed");
+            // Not played: nothing of it may pass for a game. Without its log, a resume would
+            // not know to clear what a bot that did start wrote on its stderr meanwhile.
+            drop(log);
+            for path in [0, 1].map(|seat| stderr_path(&setup.log_path, seat)) {
+                let _ = std::fs::remove_file(path);
+            }
+            let _ = std::fs::remove_file(&setup.log_path);
             return Err(Error::Setup(format!(
                 "game {}: {e}",
                 setup.log_path.display()

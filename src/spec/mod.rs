@@ -48,7 +48,13 @@ pub mod bounds {
     pub const SWISS_BOTS: usize = 2_000;
     /// `--games` of a duel or a check.
     pub const MATCH_GAMES: u32 = 100_000;
+    /// `min_free_mb`: a pebibyte, more than any disk; 0 turns the check off.
+    pub const MIN_FREE_MB: u64 = 1 << 30;
 }
+
+/// Free space the results folder's disk must have for a game to start, in MiB, unless the spec
+/// says otherwise: room for many games' logs, and for the tables and the report at the end.
+pub const DEFAULT_MIN_FREE_MB: u64 = 64;
 
 /// One bot of a tournament.
 #[derive(Debug, Clone)]
@@ -76,6 +82,8 @@ pub struct Spec {
     pub ladder: bool,
     /// Let the bot that is not to move run (turn-based games freeze it otherwise).
     pub ponder: bool,
+    /// No game starts while the results folder's disk has less free space than this, in MiB.
+    pub min_free_mb: u64,
     pub params: Params,
     pub bots: Vec<Entrant>,
 }
@@ -96,6 +104,7 @@ struct Raw {
     channel: Option<Channel>,
     #[serde(default)]
     ladder: bool,
+    min_free_mb: Option<Spanned<u64>>,
     sandbox: Option<Spanned<bool>>,
     sandbox_user: Option<Spanned<String>>,
     #[serde(default)]
@@ -291,6 +300,17 @@ impl Spec {
                 format!("jobs must be from 1 to {}", bounds::JOBS),
             ));
         }
+        if let Some(m) = &raw.min_free_mb
+            && *m.get_ref() > bounds::MIN_FREE_MB
+        {
+            return Err(src.at(
+                Some(m.span()),
+                format!(
+                    "min_free_mb must be from 0 (no check) to {} MiB",
+                    bounds::MIN_FREE_MB
+                ),
+            ));
+        }
         if let Some(g) = &raw.games_per_pairing {
             if format == Format::Swiss {
                 return Err(src.at(Some(g.span()), "games_per_pairing is for round-robin and gauntlet; a swiss plays one game per pairing"));
@@ -476,6 +496,9 @@ impl Spec {
             jobs: raw.jobs.map(|j| j.into_inner()),
             ladder: raw.ladder,
             ponder: raw.ponder,
+            min_free_mb: raw
+                .min_free_mb
+                .map_or(DEFAULT_MIN_FREE_MB, |m| m.into_inner()),
             params,
             bots,
         })
@@ -619,6 +642,14 @@ command = "builtin:greedy"
             (
                 GOOD.replace("timeout = 2", "jobs = 10000000"),
                 "t.toml:4:8: jobs must be from 1 to 1024",
+            ),
+            (
+                GOOD.replace("timeout = 2", "min_free_mb = 1e6"),
+                "t.toml:4:15: invalid type: floating point `1000000.0`, expected u64",
+            ),
+            (
+                GOOD.replace("timeout = 2", "min_free_mb = 99999999999"),
+                "t.toml:4:15: min_free_mb must be from 0 (no check) to 1073741824 MiB",
             ),
             (
                 GOOD.replace("round-robin", "swiss")

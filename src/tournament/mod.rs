@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tokio::task::JoinSet;
 
 use crate::bot::process::IoLimits;
-use crate::duel::finished_line;
+use crate::duel::{SETUP_ATTEMPTS, SETUP_PAUSE, finished_line};
 use crate::error::{Error, Result};
 use crate::games::derive_seed;
 use crate::referee::{self, MatchSetup, Played, Player};
@@ -22,6 +22,7 @@ use crate::schedule::swiss::{SwissPlayer, pair_round};
 use crate::spec::{Format, Spec};
 use threads::GameThreads;
 
+mod disk;
 mod lock;
 mod threads;
 
@@ -145,9 +146,10 @@ impl Results {
 
     /// Make finished games count, on the blocking pool (the runtime's thread may be relaying
     /// every running game): their logs synced, then their rows appended to games.csv and synced.
-    /// They count from now on; the caller tells people once this has succeeded (an error ends
-    /// the run). Every two seconds at most, the tables are rewritten in the same trip.
-    fn append(&mut self, games: Vec<(Job, Played)>) -> tokio::task::JoinHandle<Result<()>> {
+    /// They count from now on; the caller tells people once this has succeeded, and calls
+    /// `forget` if they could not be written. Every two seconds at most, the tables are
+    /// rewritten in the same trip.
+    fn append(&mut self, games: Vec<(Job, Played)>) -> tokio::task::JoinHandle<Appended> {
         let rows: Vec<GameRow> = games
             .iter()
             .map(|(job, played)| GameRow::new(job.id, job.planned.round, &played.record))
@@ -162,13 +164,22 @@ impl Results {
         });
         let file = self.games.clone();
         tokio::task::spawn_blocking(move || {
-            Played::finish_all(games.into_iter().map(|(_, played)| played))?;
-            (&*file)
-                .write_all(&bytes)
-                .and_then(|_| file.sync_data())
-                .map_err(Error::io(context))?;
-            tables.map_or(Ok(()), |t| write_all_atomic(&t))
+            let recorded = Played::finish_all(games.into_iter().map(|(_, played)| played))
+                .and_then(|()| disk::append_synced(&file, &bytes).map_err(Error::io(context)));
+            match recorded {
+                Err(e) => Appended::Unrecorded(e),
+                Ok(()) => match tables.map_or(Ok(()), |t| write_all_atomic(&t)) {
+                    Ok(()) => Appended::Done,
+                    Err(e) => Appended::TablesFailed(e),
+                },
+            }
         })
+    }
+
+    /// Take back the last rows given to `append`, which could not be written: they do not count.
+    fn forget(&mut self, keep: usize) {
+        self.rows.truncate(keep);
+        self.points = tally(BTreeMap::new(), &self.rows);
     }
 
     fn standings(&self) -> Vec<report::Standing> {
@@ -227,6 +238,16 @@ impl Results {
             .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
             .map(|(n, p)| (n.clone(), *p))
     }
+}
+
+/// How a trip to the disk went.
+enum Appended {
+    Done,
+    /// The games count; the tables could not be rewritten.
+    TablesFailed(Error),
+    /// A log or games.csv could not be written: the games do not count, and are played again on
+    /// resume.
+    Unrecorded(Error),
 }
 
 fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
@@ -400,7 +421,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     // program blocks its thread until the program has exec'd.
     let threads = GameThreads::new(jobs, default_jobs())
         .map_err(Error::io("starting the games' threads".to_string()))?;
-    if spec.format == Format::Swiss {
+    let outcome = if spec.format == Format::Swiss {
         run_swiss(
             &spec,
             &dir,
@@ -410,7 +431,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             &check,
             &mut stop,
         )
-        .await?;
+        .await?
     } else {
         let round_base = if spec.ladder {
             results.rows.iter().map(|r| r.round).max().unwrap_or(0)
@@ -451,7 +472,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             );
         }
         let mut progress = Progress::new(total, 0);
-        play_all(
+        let outcome = play_all(
             &spec,
             &dir,
             &threads,
@@ -462,17 +483,55 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         )
         .await?;
         progress.finish();
-    }
-    results.write_tables()?;
-    let page = results.write_report()?;
+        outcome
+    };
+    // A full disk may refuse the tables too: what is recorded stays so, and the run still ends
+    // with the reason it stopped.
+    let written = results.write_tables().and_then(|()| results.write_report());
     crate::out::text(&report::standings_text(&results.standings()));
-    eprintln!("arena: report in {}", page.display());
+    match written {
+        Ok(page) => eprintln!("arena: report in {}", page.display()),
+        Err(e) if outcome.halted.is_some() => crate::out::warn(&format!("arena: {e}")),
+        Err(e) => return Err(e),
+    }
+    let recorded = results.rows.len();
+    if let Some(halt) = outcome.halted {
+        let remedy = if halt.full {
+            format!("Free some space on the disk of {}", dir.display())
+        } else {
+            "Mend that".to_string()
+        };
+        return Err(Error::Failed(format!(
+            "stopped with {recorded} games recorded: {}. {} and run the same command again: it \
+             resumes with the games not recorded",
+            halt.why, remedy
+        )));
+    }
     if *stop.borrow() > 0 {
         eprintln!(
-            "arena: stopped with {} games recorded; run the same command again to resume",
-            results.rows.len()
+            "arena: stopped with {recorded} games recorded; run the same command again to resume"
         );
         return Err(Error::Interrupted);
+    }
+    if !outcome.unplayed.is_empty() {
+        let mut unplayed = outcome.unplayed;
+        unplayed.sort_unstable();
+        let ids: Vec<String> = unplayed.iter().map(u64::to_string).collect();
+        return Err(Error::Failed(format!(
+            "{} could not be played: arena could not set {} up (see above); {} for no one. \
+             Run the same command again to play {}",
+            match ids.len() {
+                1 => format!("game {}", ids[0]),
+                n => format!("{n} games ({})", ids.join(", ")),
+            },
+            if ids.len() == 1 { "it" } else { "them" },
+            if ids.len() == 1 {
+                "it counts"
+            } else {
+                "they count"
+            },
+            if ids.len() == 1 { "it" } else { "them" },
+        )));
     }
     Ok(())
 }
@@ -548,8 +607,9 @@ async fn run_swiss(
     index: &BTreeMap<&str, usize>,
     check: &dyn Fn(&Job) -> Result<bool>,
     stop: &mut Stop,
-) -> Result<()> {
+) -> Result<Outcome> {
     let n = spec.bots.len();
+    let mut outcome = Outcome::default();
     let mut next_id = 1u64;
     // The whole swiss on one bar: every round has the same number of games.
     let total = (spec.rounds as usize * (n / 2)).saturating_sub(results.rows.len()) as u64;
@@ -614,10 +674,109 @@ async fn run_swiss(
         if let Some(bye) = pairing.bye {
             crate::out::line(&format!("Round {round}: {} has a bye", spec.bots[bye].name));
         }
-        play_all(spec, dir, threads, todo, results, &mut progress, stop).await?;
+        outcome.add(play_all(spec, dir, threads, todo, results, &mut progress, stop).await?);
+        if outcome.halted.is_some() {
+            break;
+        }
+        // The next round is paired from this one's results: all of them.
+        if !outcome.unplayed.is_empty() {
+            crate::out::warn(&format!(
+                "arena: swiss stops after round {round}: the next round is paired from this \
+                 one's results, and some of its games could not be played"
+            ));
+            break;
+        }
     }
     progress.finish();
-    Ok(())
+    Ok(outcome)
+}
+
+/// What became of the games a run did not record, beyond an interruption.
+#[derive(Default)]
+struct Outcome {
+    /// Why the run stopped starting games: its disk nearly full, or results it could not write.
+    halted: Option<Halt>,
+    /// The games arena could not set up, however often it tried: played by no one, on resume.
+    unplayed: Vec<u64>,
+}
+
+impl Outcome {
+    fn add(&mut self, other: Outcome) {
+        self.halted = self.halted.take().or(other.halted);
+        self.unplayed.extend(other.unplayed);
+    }
+}
+
+/// Why a run stops starting games although it was not interrupted.
+#[derive(Debug, Clone)]
+struct Halt {
+    why: String,
+    /// For want of space: the remedy is to free some.
+    full: bool,
+}
+
+/// The first reason to stop, shared by the workers (which start no game once it is set) and the
+/// loop recording the games.
+#[derive(Clone, Default)]
+struct Halted(std::sync::Arc<std::sync::Mutex<Option<Halt>>>);
+
+impl Halted {
+    fn get(&self) -> Option<Halt> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Stop starting games, saying why once.
+    fn set(&self, halt: Halt) {
+        let mut first = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if first.is_none() {
+            crate::out::warn(&format!(
+                "arena: stopping: {}; no new games start, the running ones finish and are \
+                 recorded if they can be",
+                halt.why
+            ));
+            *first = Some(halt);
+        }
+    }
+}
+
+/// The game and its bots, for messages.
+fn named(spec: &Spec, job: &Job) -> String {
+    let [a, b] = job.planned.seats.map(|i| spec.bots[i].name.as_str());
+    format!("game {} ({a} vs {b})", job.id)
+}
+
+/// Play one game, setting it up again when arena could not (no processes or memory left for a
+/// moment, a sandbox that failed): that is no bot's doing, and often passes. `None` when
+/// abandoned by a second interrupt.
+async fn play_one(
+    spec: &Spec,
+    dir: &Path,
+    job: &Job,
+    stop: &mut Stop,
+    halted: &Halted,
+) -> Option<Result<Played>> {
+    let mut attempt = 1;
+    loop {
+        let played = tokio::select! {
+            played = referee::play_unsynced(setup(spec, dir, job)) => played,
+            Ok(_) = stop.wait_for(|&level| level >= 2) => return None,
+        };
+        match played {
+            // Set up again only while the run still starts games.
+            Err(Error::Setup(why))
+                if attempt < SETUP_ATTEMPTS && *stop.borrow() == 0 && halted.get().is_none() =>
+            {
+                crate::out::warn(&format!(
+                    "arena: {} could not be set up ({why}); trying again in {} s",
+                    named(spec, job),
+                    SETUP_PAUSE.as_secs_f64()
+                ));
+                tokio::time::sleep(SETUP_PAUSE).await;
+                attempt += 1;
+            }
+            played => return Some(played),
+        }
+    }
 }
 
 /// Play the jobs, `jobs` at a time, in order; record each as it finishes.
@@ -625,6 +784,9 @@ async fn run_swiss(
 /// A slot is refilled as soon as its game ends. Finished games are made durable together (logs,
 /// then games.csv) while the next ones play: one trip to the disk per batch, a batch being what
 /// finished within `BATCH` of the first, or while the previous batch was written.
+///
+/// No game starts on a disk nearly full, nor once results could not be written: the run stops
+/// as an interrupted one does, and says why. A game arena could not set up is left for a resume.
 async fn play_all(
     spec: &Spec,
     dir: &Path,
@@ -633,9 +795,11 @@ async fn play_all(
     results: &mut Results,
     progress: &mut Progress,
     stop: &mut Stop,
-) -> Result<()> {
+) -> Result<Outcome> {
     const BATCH: Duration = Duration::from_millis(20);
     let failed = |e: tokio::task::JoinError| Error::Failed(format!("a game task failed: {e}"));
+    let halted = Halted::default();
+    let mut outcome = Outcome::default();
     // One worker per game at a time, each on its game thread taking the next job as soon as its
     // game is over: a slot freed on another thread is refilled there, without a round trip
     // through this one. A game abandoned by a second interrupt comes back as None, its bots
@@ -644,26 +808,28 @@ async fn play_all(
     let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut workers = JoinSet::new();
     for _ in 0..threads.jobs() {
-        let (queue, done, spec, dir, mut stop) = (
+        let (queue, done, spec, dir, mut stop, halted) = (
             queue.clone(),
             done_tx.clone(),
             spec.clone(),
             dir.to_path_buf(),
             stop.clone(),
+            halted.clone(),
         );
         workers.spawn(threads.spawn(async move {
             loop {
-                if *stop.borrow() != 0 {
+                if *stop.borrow() != 0 || halted.get().is_some() {
+                    break;
+                }
+                // A statfs per game: next to starting two processes, nothing.
+                if let Some(why) = disk::too_full(&dir, spec.min_free_mb) {
+                    halted.set(Halt { why, full: true });
                     break;
                 }
                 let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else {
                     break;
                 };
-                let setup = setup(&spec, &dir, &job);
-                let played = tokio::select! {
-                    played = referee::play_unsynced(setup) => Some(played),
-                    Ok(_) = stop.wait_for(|&level| level >= 2) => None,
-                };
+                let played = play_one(&spec, &dir, &job, &mut stop, &halted).await;
                 match played {
                     // A bot's last stderr can reach its file after its exit was seen: the game
                     // is recorded once it is there, and the slot plays on meanwhile. Waiting
@@ -688,7 +854,13 @@ async fn play_all(
     drop(done_tx);
     let mut finished: Vec<(Job, Played)> = Vec::new();
     let mut batch_due = tokio::time::Instant::now();
-    let mut appending: Option<(tokio::task::JoinHandle<Result<()>>, Vec<String>)> = None;
+    type Appending = (
+        tokio::task::JoinHandle<Appended>,
+        Vec<Job>,
+        Vec<String>,
+        usize,
+    );
+    let mut appending: Option<Appending> = None;
     let mut playing = true;
     // Once no more signals can come, stop asking.
     let mut listening = true;
@@ -701,7 +873,9 @@ async fn play_all(
                 .iter()
                 .map(|(job, played)| finished_line(job.id as usize, &played.record))
                 .collect();
-            appending = Some((results.append(batch), lines));
+            let jobs = batch.iter().map(|(job, _)| *job).collect();
+            let kept = results.rows.len();
+            appending = Some((results.append(batch), jobs, lines, kept));
         }
         if !playing && finished.is_empty() && appending.is_none() {
             break;
@@ -715,19 +889,64 @@ async fn play_all(
                     playing = false;
                     continue;
                 };
-                let Some(played) = played else {
+                let played = match played {
+                    Some(Ok(played)) => played,
                     // Abandoned: nothing of it was recorded. What its bots left goes too.
-                    crate::bot::reaper::sweep();
-                    continue;
+                    None => {
+                        crate::bot::reaper::sweep();
+                        continue;
+                    }
+                    Some(Err(Error::Setup(why))) => {
+                        crate::out::warn(&format!(
+                            "arena: {} was not played: arena could not set it up ({why}); it \
+                             counts for no one and is played on resume",
+                            named(spec, &job)
+                        ));
+                        outcome.unplayed.push(job.id);
+                        continue;
+                    }
+                    // Its log could not be made: arena's, and the results' disk's, not a bot's.
+                    Some(Err(e @ Error::Io { .. })) => {
+                        crate::out::warn(&format!(
+                            "arena: {} was not played, and will be on resume: {e}",
+                            named(spec, &job)
+                        ));
+                        halted.set(Halt {
+                            full: disk::is_full(&e),
+                            why: e.to_string(),
+                        });
+                        continue;
+                    }
+                    Some(Err(e)) => return Err(e),
                 };
                 if finished.is_empty() {
                     batch_due = tokio::time::Instant::now() + BATCH;
                 }
-                finished.push((job, played?));
+                finished.push((job, played));
             }
             appended = async { (&mut appending.as_mut().expect("checked").0).await }, if appending.is_some() => {
-                appended.map_err(|e| Error::Failed(format!("writing games.csv: {e}")))??;
-                let (_, lines) = appending.take().expect("checked");
+                let appended = appended.map_err(|e| Error::Failed(format!("writing games.csv: {e}")))?;
+                let (_, jobs, lines, kept) = appending.take().expect("checked");
+                match appended {
+                    Appended::Unrecorded(e) => {
+                        results.forget(kept);
+                        let games: Vec<String> = jobs.iter().map(|j| named(spec, j)).collect();
+                        crate::out::warn(&format!(
+                            "arena: not recorded, and played again on resume: {}: {e}",
+                            games.join(", ")
+                        ));
+                        halted.set(Halt {
+                            full: disk::is_full(&e),
+                            why: e.to_string(),
+                        });
+                        continue;
+                    }
+                    Appended::TablesFailed(e) => halted.set(Halt {
+                        full: disk::is_full(&e),
+                        why: e.to_string(),
+                    }),
+                    Appended::Done => {}
+                }
                 for line in lines {
                     progress.finished(&line, results.leader());
                 }
@@ -738,7 +957,8 @@ async fn play_all(
             changed = stop.changed(), if listening => listening = changed.is_ok(),
         }
     }
-    Ok(())
+    outcome.halted = halted.get();
+    Ok(outcome)
 }
 
 fn setup(spec: &Spec, dir: &Path, job: &Job) -> MatchSetup {
