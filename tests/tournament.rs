@@ -596,3 +596,81 @@ fn sigint_finishes_the_running_games_writes_the_tables_and_resumes() {
     assert_eq!(ids, (1..=12).collect(), "resumed to the end, no game twice");
     assert_eq!(games(&out).len(), 12);
 }
+
+/// games.csv edited by hand: scores no game gives and a row twice are refused with the file and
+/// line, by `arena ratings` and by a resume alike; a last row without its newline still counts.
+#[test]
+fn hand_edited_records_are_refused_with_their_line_or_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let path = spec(
+        dir.path(),
+        "name = \"h\"\ngame = \"roshambo\"\ngames_per_pairing = 1\n[params]\nrounds = 3",
+        &[
+            ("a", "builtin:random", ""),
+            ("b", "builtin:counter", ""),
+            ("c", "builtin:random", ""),
+        ],
+    );
+    let run = || {
+        arena()
+            .arg("run")
+            .arg(&path)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+    };
+    run().success();
+    let csv = out.join("games.csv");
+    let good = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    assert_eq!(lines.len(), 4);
+    // Row 3 (line 3) with other scores.
+    let with_scores = |scores: &str| {
+        let mut fields: Vec<&str> = lines[2].split(',').collect();
+        let (s0, s1) = scores.split_once(',').unwrap();
+        fields[4] = s0;
+        fields[5] = s1;
+        let mut edited = lines.clone();
+        let row = fields.join(",");
+        edited[2] = &row;
+        edited.join("\n") + "\n"
+    };
+    let cases = [
+        (
+            with_scores("0.25,0.75"),
+            ":3: score0 is 0.25; a game scores 1-0, 0.5-0.5 or 0-1",
+        ),
+        (with_scores("2,-1"), ":3: score0 is 2; a game scores"),
+        (with_scores("NaN,0"), ":3: score0 is NaN; a game scores"),
+        (
+            format!("{good}{}\n", lines[1]),
+            ":5: game 1 is already on line 2: a game is recorded once",
+        ),
+    ];
+    for (text, expected) in cases {
+        std::fs::write(&csv, &text).unwrap();
+        let expected = format!("{}{expected}", csv.display());
+        arena()
+            .arg("ratings")
+            .arg(&csv)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(expected.as_str()));
+        run()
+            .code(2)
+            .stderr(predicate::str::contains(expected.as_str()));
+        assert_eq!(
+            std::fs::read_to_string(&csv).unwrap(),
+            text,
+            "left as it was"
+        );
+    }
+    // The last row without its newline is a whole row: counted, not played again.
+    std::fs::write(&csv, good.trim_end()).unwrap();
+    arena().arg("ratings").arg(&csv).assert().success();
+    run()
+        .success()
+        .stderr(predicate::str::contains("nothing to play"));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), good);
+}

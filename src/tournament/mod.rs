@@ -245,20 +245,33 @@ fn tally(mut points: BTreeMap<String, f64>, rows: &[GameRow]) -> BTreeMap<String
 }
 
 /// A run killed while appending can leave half a line at the end of `games.csv`: that game was
-/// not finished on disk, so it is cut off and will be played again.
+/// not finished on disk, so it is cut off and will be played again. A whole row that only lacks
+/// its newline (an edit by hand) stays, and gets its newline before more rows follow it.
 fn repair_torn_tail(path: &Path) -> Result<()> {
     let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
     if bytes.is_empty() || bytes.ends_with(b"\n") {
         return Ok(());
     }
     let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let context = || format!("repairing {}", path.display());
+    let header = bytes.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if keep > 0 && report::is_whole_row(&bytes[..header], &bytes[keep..]) {
+        let mut file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(Error::io(context()))?;
+        return file
+            .write_all(b"\n")
+            .and_then(|_| file.sync_data())
+            .map_err(Error::io(context()));
+    }
     let file = OpenOptions::new()
         .write(true)
         .open(path)
-        .map_err(Error::io(format!("repairing {}", path.display())))?;
+        .map_err(Error::io(context()))?;
     file.set_len(keep as u64)
         .and_then(|_| file.sync_data())
-        .map_err(Error::io(format!("repairing {}", path.display())))?;
+        .map_err(Error::io(context()))?;
     eprintln!(
         "arena: {}: removed an unfinished last line (a run was killed while writing it)",
         path.display()
