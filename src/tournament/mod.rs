@@ -1,7 +1,7 @@
 //! `arena run SPEC.toml`: plays a schedule's games in parallel, writes each finished game to
 //! `games.csv` before it counts, keeps the tables current, and resumes where a run stopped.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -17,12 +17,12 @@ use crate::games::derive_seed;
 use crate::referee::{self, MatchSetup, Played, Player};
 use crate::report::{self, GameRow};
 use crate::schedule::Planned;
-use crate::schedule::round_robin::{gauntlet, round_robin};
 use crate::schedule::swiss::{SwissPlayer, pair_round};
 use crate::spec::{Format, Spec};
 use threads::GameThreads;
 
 mod lock;
+mod record;
 mod threads;
 
 pub use lock::Lock;
@@ -366,6 +366,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     let _lock = Lock::acquire(&dir)?;
     let spec = hide_from_sandboxed_bots(spec, &dir)?;
     let mut results = Results::open(&dir, &spec)?;
+    let mut record = record::Record::open(&dir, &spec, &results.rows)?;
     let jobs = opts.jobs.or(spec.jobs).unwrap_or_else(default_jobs).max(1);
 
     let index: BTreeMap<&str, usize> = spec
@@ -425,25 +426,26 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         )
         .await?;
     } else {
-        let round_base = if spec.ladder {
-            results.rows.iter().map(|r| r.round).max().unwrap_or(0)
-        } else {
-            0
-        };
-        let plan = fixed_plan(&spec);
-        // A ladder adds a new cycle of the schedule when the last one is complete.
-        let id_base = if spec.ladder {
-            ladder_base(&results.rows, &plan, &index)
-        } else {
-            0
+        // A ladder plays the cycle on record, or a new one; any other run, its one schedule.
+        let cycle = match spec.ladder {
+            true => record.ladder_cycle(&dir, &spec, &results.rows)?,
+            false => record::Cycle::of(&spec, 1, 1),
         };
         let mut todo = Vec::new();
-        for (i, planned) in plan.iter().enumerate() {
+        for (id, round, names) in cycle.games(spec.format, spec.games_per_pairing) {
+            let Some(seats) = names
+                .iter()
+                .map(|n| index.get(n).copied())
+                .collect::<Option<Vec<usize>>>()
+            else {
+                // A bot of an unfinished cycle that has left the ladder: its games go unplayed.
+                continue;
+            };
             let job = Job {
-                id: id_base + i as u64 + 1,
+                id,
                 planned: Planned {
-                    round: planned.round + if id_base > 0 { round_base } else { 0 },
-                    ..*planned
+                    round,
+                    seats: [seats[0], seats[1]],
                 },
             };
             if opts.shard.is_some_and(|s| !s.takes(job.id)) || check(&job)? {
@@ -509,47 +511,6 @@ fn hide_from_sandboxed_bots(mut spec: Spec, results: &Path) -> Result<Spec> {
         }
     }
     Ok(spec)
-}
-
-/// The round-robin or gauntlet schedule of the spec's bots.
-fn fixed_plan(spec: &Spec) -> Vec<Planned> {
-    match spec.format {
-        Format::Gauntlet => {
-            let seeds: Vec<usize> = (0..spec.bots.len())
-                .filter(|&i| spec.bots[i].seed)
-                .collect();
-            let others: Vec<usize> = (0..spec.bots.len())
-                .filter(|&i| !spec.bots[i].seed)
-                .collect();
-            gauntlet(&seeds, &others, spec.games_per_pairing)
-        }
-        _ => round_robin(spec.bots.len(), spec.games_per_pairing),
-    }
-}
-
-/// Where this ladder run's ids start: after the last complete cycle. A cycle is complete when
-/// every game of the current schedule after the previous base is on record; an incomplete one
-/// (a run that was killed) is finished first.
-fn ladder_base(rows: &[GameRow], plan: &[Planned], index: &BTreeMap<&str, usize>) -> u64 {
-    let max_id = rows.iter().map(|r| r.id).max().unwrap_or(0);
-    if max_id == 0 {
-        return 0;
-    }
-    let n = plan.len() as u64;
-    // The cycle holding the newest game: its base is the last id that starts a cycle of this
-    // plan's size, as long as its games are this spec's bots.
-    let base = ((max_id - 1) / n) * n;
-    let ids: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
-    let same_bots = rows
-        .iter()
-        .filter(|r| r.id > base)
-        .all(|r| index.contains_key(r.seat0.as_str()) && index.contains_key(r.seat1.as_str()));
-    let complete = (base + 1..=base + n).all(|id| ids.contains(&id));
-    if complete || !same_bots {
-        max_id.max(base + n)
-    } else {
-        base
-    }
 }
 
 /// Swiss: pair each round from the results of the rounds before, play it, go on.
