@@ -930,3 +930,63 @@ fn a_ladder_played_before_run_json_goes_on_after_its_games() {
     );
     assert!(out.join("run.json").is_file());
 }
+
+/// A ladder night killed (SIGKILL) in the middle of its cycle: the next night finishes it, and
+/// the games, their rounds and the ratings are those of a ladder never stopped.
+#[test]
+fn a_ladder_night_killed_midway_rates_as_one_never_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow = bot("slow_rps.py", "0.02");
+    let path = spec(
+        dir.path(),
+        "name = \"k\"\ngame = \"roshambo\"\nladder = true\njobs = 2\nseed = 5\n[params]\nrounds = 3",
+        &[
+            ("a", &slow, ""),
+            ("b", "builtin:counter", ""),
+            ("c", &slow, ""),
+            ("d", "builtin:random", ""),
+        ],
+    );
+    let (steady, stopped) = (dir.path().join("steady"), dir.path().join("stopped"));
+    for out in [&steady, &stopped] {
+        run_ok(&path, out);
+    }
+    run_ok(&path, &steady);
+    let mut child = spawn_run(&path, &stopped);
+    wait_for_lines(&stopped, 12 + 4);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = games(&stopped).len();
+    assert!(before < 24, "killed midway");
+    let said = run_ok(&path, &stopped);
+    assert!(
+        said.contains(&format!("{before} games on record")),
+        "{said}"
+    );
+    let key = |out: &Path| -> Vec<(u64, String, String, String, String)> {
+        let mut rows: Vec<_> = games(out)
+            .into_iter()
+            .map(|r| {
+                let f = |k: &str| r[k].clone();
+                let id = r["id"].parse().unwrap();
+                (id, f("round"), f("seat0"), f("seat1"), f("score0"))
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(key(&stopped), key(&steady));
+    let ratings = |out: &Path| -> Vec<(String, String, String)> {
+        standings(out)
+            .into_iter()
+            .map(|t| {
+                (
+                    t["bot"].clone(),
+                    t["glicko2"].clone(),
+                    t["glicko2_rd"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(ratings(&stopped), ratings(&steady));
+}

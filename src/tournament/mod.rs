@@ -387,7 +387,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         ];
         if row.names() != want {
             return Err(Error::Usage(format!(
-                "{}: game {} was {} vs {}, but this spec plans {} vs {}; the spec changed: use another --out",
+                "{}: game {} was {} vs {}, but this schedule plans {} vs {}: the games on record are not this spec's, use another --out",
                 dir.join("games.csv").display(),
                 job.id,
                 row.seat0,

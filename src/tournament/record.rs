@@ -141,6 +141,8 @@ impl Record {
         let mine = Record::of(spec);
         let mut record = match std::fs::read(&path) {
             Ok(bytes) => serde_json::from_slice::<Record>(&bytes)
+                .map_err(|e| e.to_string())
+                .and_then(|r| r.check().map(|_| r))
                 .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let mut record = mine.clone();
@@ -184,6 +186,29 @@ impl Record {
             record.save(dir)?;
         }
         Ok(record)
+    }
+
+    /// Cycles that arena could have written: each after the one before, with its own bots.
+    fn check(&self) -> std::result::Result<(), String> {
+        let (mut next_id, mut next_round) = (1u64, 1u32);
+        for (i, c) in self.cycles.iter().enumerate() {
+            let bad = |what: &str| Err(format!("cycle {}: {what}", i + 1));
+            if c.first_id < next_id || c.first_round < next_round {
+                return bad("its ids or rounds do not follow the cycle before");
+            }
+            let names: BTreeSet<&str> = c.bots.iter().map(|b| b.name.as_str()).collect();
+            if !c.before_records && (names.len() < 2 || names.len() != c.bots.len()) {
+                return bad("it needs two bots or more, each named once");
+            }
+            let (Some(id), Some(round)) = (
+                c.first_id.checked_add(c.games),
+                c.first_round.checked_add(c.rounds),
+            ) else {
+                return bad("its ids or rounds are out of range");
+            };
+            (next_id, next_round) = (id, round);
+        }
+        Ok(())
     }
 
     /// What differs from `now`, as (key, recorded, now); the bots only when they may not change.
