@@ -990,3 +990,43 @@ fn a_ladder_night_killed_midway_rates_as_one_never_stopped() {
     };
     assert_eq!(ratings(&stopped), ratings(&steady));
 }
+
+/// A swiss resumed from records naming a bot the spec does not have: refused, not a panic.
+#[test]
+fn a_swiss_resumed_from_records_with_a_stranger_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let path = spec(
+        dir.path(),
+        "name = \"s\"\ngame = \"roshambo\"\nformat = \"swiss\"\nrounds = 2\n[params]\nrounds = 3",
+        &[
+            ("a", "builtin:random", ""),
+            ("b", "builtin:counter", ""),
+            ("c", "builtin:random", ""),
+            ("d", "builtin:counter", ""),
+        ],
+    );
+    run_ok(&path, &out);
+    let csv = out.join("games.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    // A game of the first round added by hand, beyond the swiss's ids: the second round's
+    // pairing would count it.
+    let first = text.lines().nth(1).unwrap();
+    let fields: Vec<&str> = first.split(',').collect();
+    let id = "99";
+    let mut added = fields.clone();
+    added[0] = id;
+    added[2] = "zed";
+    std::fs::write(&csv, format!("{text}{}\n", added.join(","))).unwrap();
+    arena()
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}: game {id} was played by zed, who is not in this spec",
+            csv.display()
+        )));
+}

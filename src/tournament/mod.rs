@@ -375,6 +375,23 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         .enumerate()
         .map(|(i, b)| (b.name.as_str(), i))
         .collect();
+    // Only a ladder's bots come and go; a bot on record that is not in the spec is an edit (and
+    // a swiss pairs its rounds from the spec's bots alone).
+    if !spec.ladder || spec.format == Format::Swiss {
+        let stranger = results.rows.iter().find_map(|r| {
+            let names = r.names();
+            names
+                .into_iter()
+                .find(|n| !index.contains_key(n))
+                .map(|n| (r.id, n.to_string()))
+        });
+        if let Some((id, name)) = stranger {
+            return Err(Error::Usage(format!(
+                "{}: game {id} was played by {name}, who is not in this spec: use another --out",
+                dir.join("games.csv").display()
+            )));
+        }
+    }
     let played: BTreeMap<u64, GameRow> = results.rows.iter().map(|r| (r.id, r.clone())).collect();
     // Check what is on disk against what this spec would play: a changed spec must not mix.
     let check = |job: &Job| -> Result<bool> {
