@@ -890,6 +890,33 @@ fn a_changed_spec_is_refused_on_resume_saying_what_changed() {
     let said = run_ok(&path, &out);
     assert!(said.contains("nothing to play"), "{said}");
 
+    // A folder from before run.json: its games say what they were played with.
+    std::fs::remove_file(out.join("run.json")).unwrap();
+    refused(
+        head.replace("roshambo", "tictactoe"),
+        &[bots[0], ("b", "builtin:search", ""), bots[2]],
+        "game = roshambo; this spec says tictactoe",
+    );
+    refused(
+        format!("{head}\n[params]\nrounds = 5"),
+        &bots,
+        "[params] pace = 0, rounds = 3; this spec says pace = 0, rounds = 5",
+    );
+    refused(
+        format!(
+            "{}\n[params]\nrounds = 3",
+            head.replace("seed = 1", "seed = 2")
+        ),
+        &bots,
+        "another seed than this spec's seed = 2 (game 1's is not derived from it)",
+    );
+    assert!(!out.join("run.json").exists());
+    run_ok(
+        &spec(dir.path(), &format!("{head}\n[params]\nrounds = 3"), &bots),
+        &out,
+    );
+    assert!(out.join("run.json").is_file());
+
     // A ladder changes its bots, and nothing else.
     let ladder = dir.path().join("ladder");
     run_ok(&ladder_spec(dir.path(), &["a", "b"]), &ladder);

@@ -145,6 +145,12 @@ impl Record {
                 .and_then(|r| r.check().map(|_| r))
                 .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if let Some(changed) = unrecorded_change(dir, spec, rows) {
+                    return Err(Error::Usage(format!(
+                        "{} was played with {changed}: use another --out or remove the folder",
+                        dir.display()
+                    )));
+                }
                 let mut record = mine.clone();
                 if bots_may_change(spec) && !rows.is_empty() {
                     record.cycles.push(Cycle {
@@ -287,5 +293,57 @@ impl Record {
         self.cycles.push(cycle.clone());
         self.save(dir)?;
         Ok(cycle)
+    }
+}
+
+/// What the games of a folder from before `run.json` say of themselves that this spec changes:
+/// each game's seed derives from the spec's seed and its id, and the first game's log names the
+/// game and its parameters (when it is there to read).
+fn unrecorded_change(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Option<String> {
+    let first = rows.first()?;
+    let log = Path::new(&first.log)
+        .file_name()
+        .map(|name| dir.join("logs").join(name));
+    if let Some(header) = log.and_then(|l| log_header(&l)) {
+        if header.game != spec.game.name {
+            return Some(format!(
+                "game = {}; this spec says {}",
+                header.game, spec.game.name
+            ));
+        }
+        let params = |p: &crate::games::Params| {
+            let all: Vec<String> = p
+                .pairs()
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
+            all.join(", ")
+        };
+        if header.params != spec.params {
+            return Some(format!(
+                "[params] {}; this spec says {}",
+                params(&header.params),
+                params(&spec.params)
+            ));
+        }
+    }
+    let other = rows
+        .iter()
+        .filter(|r| r.seed != crate::games::derive_seed(spec.seed, r.id))
+        .min_by_key(|r| r.id)?;
+    Some(format!(
+        "another seed than this spec's seed = {} (game {}'s is not derived from it)",
+        spec.seed, other.id
+    ))
+}
+
+/// The header of a game log, if it can be read.
+fn log_header(path: &Path) -> Option<crate::referee::log::Header> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).ok()?;
+    let line = std::io::BufReader::new(file).lines().next()?.ok()?;
+    match serde_json::from_str(&line).ok()? {
+        crate::referee::log::Entry::Header { header } => Some(header),
+        _ => None,
     }
 }
