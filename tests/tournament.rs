@@ -673,6 +673,12 @@ fn hand_edited_records_are_refused_with_their_line_or_read_whole() {
         .success()
         .stderr(predicate::str::contains("nothing to play"));
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), good);
+    // A run killed while it wrote the header: the header is written again, every game played.
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(&csv, "id,round,se").unwrap();
+    run().success();
+    assert_eq!(games(&out).len(), 3);
 }
 
 /// A ladder spec of quick roshambo games between `bots` (random and counter, deterministic).

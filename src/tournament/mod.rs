@@ -119,8 +119,12 @@ struct Results {
 impl Results {
     fn open(dir: &Path, spec: &Spec) -> Result<Results> {
         let path = dir.join("games.csv");
-        let rows = if path.exists() {
+        if path.exists() {
             repair_torn_tail(&path)?;
+        }
+        // A run killed as it made the file may have left it empty: it gets its header again.
+        let empty = std::fs::metadata(&path).map_or(true, |m| m.len() == 0);
+        let rows = if !empty {
             report::read_games(&path)?
         } else {
             std::fs::write(&path, report::GAMES_HEADER)

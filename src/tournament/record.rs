@@ -347,3 +347,83 @@ fn log_header(path: &Path) -> Option<crate::referee::log::Header> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bots(names: &[&str]) -> Vec<Bot> {
+        names
+            .iter()
+            .map(|n| Bot {
+                name: n.to_string(),
+                seed: false,
+            })
+            .collect()
+    }
+
+    fn ladder(cycles: Vec<Cycle>) -> Record {
+        Record {
+            game: "roshambo".into(),
+            params: BTreeMap::new(),
+            seed: 1,
+            format: "round-robin".into(),
+            games_per_pairing: Some(2),
+            rounds: None,
+            ladder: true,
+            bots: bots(&["a", "b"]),
+            cycles,
+        }
+    }
+
+    fn cycle(first_id: u64, first_round: u32, names: &[&str]) -> Cycle {
+        Cycle {
+            first_id,
+            games: 2,
+            first_round,
+            rounds: 2,
+            bots: bots(names),
+            before_records: false,
+        }
+    }
+
+    #[test]
+    fn edited_cycles_are_refused_when_read() {
+        let good = ladder(vec![cycle(1, 1, &["a", "b"]), cycle(3, 3, &["a", "c"])]);
+        assert_eq!(good.check(), Ok(()));
+        let cases = [
+            (vec![cycle(1, 0, &["a", "b"])], "cycle 1: its ids or rounds"),
+            (vec![cycle(0, 1, &["a", "b"])], "cycle 1: its ids or rounds"),
+            (
+                vec![cycle(1, 1, &["a", "b"]), cycle(2, 3, &["a", "b"])],
+                "cycle 2: its ids or rounds do not follow",
+            ),
+            (vec![cycle(1, 1, &["a"])], "cycle 1: it needs two bots"),
+            (vec![cycle(1, 1, &["a", "a"])], "cycle 1: it needs two bots"),
+            (
+                vec![Cycle {
+                    rounds: u32::MAX,
+                    ..cycle(1, 1, &["a", "b"])
+                }],
+                "cycle 1: its ids or rounds are out of range",
+            ),
+        ];
+        for (cycles, expected) in cases {
+            let e = ladder(cycles).check().unwrap_err();
+            assert!(e.starts_with(expected), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_cycle_numbers_its_games_and_rounds_from_its_start() {
+        let c = Cycle {
+            games: 6,
+            rounds: 6,
+            ..cycle(13, 7, &["a", "b", "c"])
+        };
+        let games = c.games(Format::RoundRobin, 2);
+        assert_eq!(games.len(), 6);
+        assert_eq!(games.first().map(|g| (g.0, g.1)), Some((13, 7)));
+        assert_eq!(games.last().map(|g| (g.0, g.1)), Some((18, 12)));
+    }
+}
