@@ -81,7 +81,25 @@ pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
         Some(p) => at(p.line(), &e),
         None => Error::Usage(format!("{}: {e}", path.display())),
     };
-    let mut reader = csv::Reader::from_path(path).map_err(whole)?;
+    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    // A row cut short by a run killed as it wrote it never counted: the run plays it again.
+    let keep = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(end) if end + 1 < bytes.len() => {
+            let header = bytes.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if is_whole_row(&bytes[..header], &bytes[end + 1..]) {
+                bytes.len()
+            } else {
+                eprintln!(
+                    "arena: {}: the last line is cut short (a run was killed while writing it); \
+                     it is left out",
+                    path.display()
+                );
+                end + 1
+            }
+        }
+        _ => bytes.len(),
+    };
+    let mut reader = csv::Reader::from_reader(&bytes[..keep]);
     let headers = reader.headers().map_err(whole)?.clone();
     let mut rows = Vec::new();
     // Each id's line, to name the first when it comes again.
@@ -539,6 +557,9 @@ mod tests {
         let rows = read(&format!("{ROW1}{}", ROW2.trim_end())).unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].log, "out/logs/game-00002.jsonl");
+        // Cut short, in its log's path: it never counted.
+        let rows = read(&format!("{ROW1}{}", &ROW2[..ROW2.len() - 4])).unwrap();
+        assert_eq!(rows.len(), 1);
         let e = read(&ROW1.replace(",b,", ",a,")).unwrap_err();
         assert_eq!(e, ":2: a plays itself");
     }
