@@ -41,6 +41,20 @@ impl<'a> Recorded<'a> {
         let mut entries = Vec::new();
         for (n, line) in lines {
             let e: Entry = serde_json::from_str(line).map_err(|e| bad(n + 1, &e.to_string()))?;
+            // A seat beyond the game's two was never written by arena: an edited log.
+            let seat = match &e {
+                Entry::Sent { to: s, .. }
+                | Entry::Received { from: s, .. }
+                | Entry::Fault { fault: s, .. }
+                | Entry::Exit { exit: s, .. } => Some(*s),
+                _ => None,
+            };
+            if let Some(s) = seat.filter(|&s| s >= 2) {
+                return Err(bad(
+                    n + 1,
+                    &format!("seat {s} does not exist: the game has seats 0 and 1"),
+                ));
+            }
             entries.push((n + 1, e));
         }
         let game = find_game(&header.game)?;

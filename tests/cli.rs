@@ -244,6 +244,28 @@ fn replay_agrees_with_a_log_and_catches_a_tampered_one() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("replay: the result differs"));
+    // A line from a seat the game does not have: refused with its line, not a panic.
+    for key in ["from", "to", "fault", "exit"] {
+        let Some(i) = lines
+            .iter()
+            .position(|l| l.contains(&format!("\"{key}\":1")))
+        else {
+            continue;
+        };
+        let mut edited = lines.clone();
+        edited[i] = edited[i].replace(&format!("\"{key}\":1"), &format!("\"{key}\":2"));
+        std::fs::write(&tampered, edited.join("\n") + "\n").unwrap();
+        arena()
+            .arg("replay")
+            .arg(&tampered)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{}:{}: seat 2 does not exist",
+                tampered.display(),
+                i + 1
+            )));
+    }
 }
 
 #[test]

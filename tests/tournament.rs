@@ -596,3 +596,470 @@ fn sigint_finishes_the_running_games_writes_the_tables_and_resumes() {
     assert_eq!(ids, (1..=12).collect(), "resumed to the end, no game twice");
     assert_eq!(games(&out).len(), 12);
 }
+
+/// games.csv edited by hand: scores no game gives and a row twice are refused with the file and
+/// line, by `arena ratings` and by a resume alike; a last row without its newline still counts.
+#[test]
+fn hand_edited_records_are_refused_with_their_line_or_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let path = spec(
+        dir.path(),
+        "name = \"h\"\ngame = \"roshambo\"\ngames_per_pairing = 1\n[params]\nrounds = 3",
+        &[
+            ("a", "builtin:random", ""),
+            ("b", "builtin:counter", ""),
+            ("c", "builtin:random", ""),
+        ],
+    );
+    let run = || {
+        arena()
+            .arg("run")
+            .arg(&path)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+    };
+    run().success();
+    let csv = out.join("games.csv");
+    let good = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    assert_eq!(lines.len(), 4);
+    // Row 3 (line 3) with other scores.
+    let with_scores = |scores: &str| {
+        let mut fields: Vec<&str> = lines[2].split(',').collect();
+        let (s0, s1) = scores.split_once(',').unwrap();
+        fields[4] = s0;
+        fields[5] = s1;
+        let mut edited = lines.clone();
+        let row = fields.join(",");
+        edited[2] = &row;
+        edited.join("\n") + "\n"
+    };
+    let cases = [
+        (
+            with_scores("0.25,0.75"),
+            ":3: score0 is 0.25; a game scores 1-0, 0.5-0.5 or 0-1",
+        ),
+        (with_scores("2,-1"), ":3: score0 is 2; a game scores"),
+        (with_scores("NaN,0"), ":3: score0 is NaN; a game scores"),
+        (
+            format!("{good}{}\n", lines[1]),
+            ":5: game 1 is already on line 2: a game is recorded once",
+        ),
+    ];
+    for (text, expected) in cases {
+        std::fs::write(&csv, &text).unwrap();
+        let expected = format!("{}{expected}", csv.display());
+        arena()
+            .arg("ratings")
+            .arg(&csv)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(expected.as_str()));
+        run()
+            .code(2)
+            .stderr(predicate::str::contains(expected.as_str()));
+        assert_eq!(
+            std::fs::read_to_string(&csv).unwrap(),
+            text,
+            "left as it was"
+        );
+    }
+    // The last row without its newline is a whole row: counted, not played again.
+    std::fs::write(&csv, good.trim_end()).unwrap();
+    arena().arg("ratings").arg(&csv).assert().success();
+    run()
+        .success()
+        .stderr(predicate::str::contains("nothing to play"));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), good);
+    // A run killed while it wrote the header: the header is written again, every game played.
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(&csv, "id,round,se").unwrap();
+    run().success();
+    assert_eq!(games(&out).len(), 3);
+}
+
+/// A ladder spec of quick roshambo games between `bots` (random and counter, deterministic).
+fn ladder_spec(dir: &Path, bots: &[&str]) -> PathBuf {
+    let list: Vec<(&str, &str, &str)> = bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let command = ["builtin:random", "builtin:counter"][i % 2];
+            (*b, command, "")
+        })
+        .collect();
+    spec(
+        dir,
+        "name = \"lad\"\ngame = \"roshambo\"\nladder = true\nseed = 11\n[params]\nrounds = 3",
+        &list,
+    )
+}
+
+fn run_ok(path: &Path, out: &Path) -> String {
+    let a = arena()
+        .arg("run")
+        .arg(path)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+    String::from_utf8_lossy(&a.get_output().stderr).to_string()
+}
+
+/// Remove the rows of the `n` highest ids from games.csv, as a run killed before it recorded
+/// its last games leaves it.
+fn forget_last_games(out: &Path, n: usize) {
+    let text = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let header = lines.remove(0);
+    let id = |l: &&str| l.split(',').next().unwrap().parse::<u64>().unwrap();
+    lines.sort_by_key(id);
+    lines.truncate(lines.len() - n);
+    let kept: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(out.join("games.csv"), format!("{header}\n{kept}")).unwrap();
+}
+
+/// Nightly ladders grow and shrink: 4 bots two nights, then 5, then 3. A night stopped before
+/// the end of its cycle is finished by the next, whatever its spec says, with the rounds it
+/// would have had: the ratings are those of a ladder never stopped.
+#[test]
+fn a_ladder_takes_new_and_departed_bots_every_night_and_an_interrupted_cycle_changes_no_rating() {
+    let dir = tempfile::tempdir().unwrap();
+    let (steady, stopped) = (dir.path().join("steady"), dir.path().join("stopped"));
+    let four = ladder_spec(dir.path(), &["a", "b", "c", "d"]);
+    for out in [&steady, &stopped] {
+        run_ok(&four, out);
+        run_ok(&four, out);
+    }
+    assert_eq!(games(&steady).len(), 24);
+    // The second night of `stopped` ends before its last three games were recorded (their
+    // rounds are split: two from the last round, one from the round before).
+    forget_last_games(&stopped, 3);
+    // The next night a bot joins: the cycle on record is finished first, by its own bots.
+    let five = ladder_spec(dir.path(), &["a", "b", "c", "d", "e"]);
+    let said = run_ok(&five, &stopped);
+    assert!(said.contains("21 games on record, 3 to play"), "{said}");
+    let key = |out: &Path| -> Vec<(String, String, String, String, String)> {
+        let mut rows: Vec<_> = games(out)
+            .into_iter()
+            .map(|r| {
+                let f = |k: &str| r[k].clone();
+                (f("id"), f("round"), f("seat0"), f("seat1"), f("score0"))
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(
+        key(&stopped),
+        key(&steady),
+        "the same games in the same rounds"
+    );
+    let ratings = |out: &Path| -> Vec<(String, String, String, String)> {
+        standings(out)
+            .into_iter()
+            .filter(|t| t["games"] != "0")
+            .map(|t| {
+                let f = |k: &str| t[k].clone();
+                (f("bot"), f("elo"), f("glicko2"), f("glicko2_rd"))
+            })
+            .collect()
+    };
+    assert_eq!(ratings(&stopped), ratings(&steady));
+
+    // Then e plays its first cycle, and next night b and d are gone.
+    for out in [&steady, &stopped] {
+        run_ok(&ladder_spec(dir.path(), &["a", "b", "c", "d", "e"]), out);
+        assert_eq!(games(out).len(), 24 + 20);
+        let three = ladder_spec(dir.path(), &["a", "c", "e"]);
+        run_ok(&three, out);
+        let rows = games(out);
+        assert_eq!(rows.len(), 24 + 20 + 6);
+        let ids: BTreeSet<u64> = rows.iter().map(|r| r["id"].parse().unwrap()).collect();
+        assert_eq!(ids.len(), rows.len(), "ids never repeat");
+        let table = standings(out);
+        let count = |bot: &str| -> u32 {
+            let t = table.iter().find(|t| t["bot"] == bot).unwrap();
+            t["games"].parse().unwrap()
+        };
+        assert_eq!(
+            ["a", "b", "c", "d", "e"].map(count),
+            [6 + 6 + 8 + 4, 6 + 6 + 8, 6 + 6 + 8 + 4, 6 + 6 + 8, 8 + 4]
+        );
+        // Each cycle has rounds of its own.
+        let last_cycle: BTreeSet<u32> = rows
+            .iter()
+            .filter(|r| r["id"].parse::<u64>().unwrap() > 44)
+            .map(|r| r["round"].parse().unwrap())
+            .collect();
+        assert!(
+            rows.iter()
+                .filter(|r| r["id"].parse::<u64>().unwrap() <= 44)
+                .all(|r| r["round"].parse::<u32>().unwrap() < *last_cycle.first().unwrap())
+        );
+    }
+    assert_eq!(key(&stopped), key(&steady));
+    assert_eq!(ratings(&stopped), ratings(&steady));
+}
+
+/// A resume into a folder played with another game, parameters, seed, format or bots is
+/// refused, saying what changed; jobs and timeouts may change. A ladder may change its bots only.
+#[test]
+fn a_changed_spec_is_refused_on_resume_saying_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let head = "name = \"x\"\ngame = \"roshambo\"\ngames_per_pairing = 1\nseed = 1";
+    let bots = [
+        ("a", "builtin:random", ""),
+        ("b", "builtin:counter", ""),
+        ("c", "builtin:random", ""),
+    ];
+    let path = spec(dir.path(), &format!("{head}\n[params]\nrounds = 3"), &bots);
+    run_ok(&path, &out);
+    let recorded = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let refused = |head: String, bots: &[(&str, &str, &str)], expected: &str| {
+        let path = spec(dir.path(), &head, bots);
+        arena()
+            .arg("run")
+            .arg(&path)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{} was played with {expected}: use another --out or remove the folder",
+                out.display()
+            )));
+        assert_eq!(
+            std::fs::read_to_string(out.join("games.csv")).unwrap(),
+            recorded
+        );
+    };
+    refused(
+        head.replace("roshambo", "tictactoe"),
+        &[bots[0], ("b", "builtin:search", ""), bots[2]],
+        "game = roshambo; this spec says tictactoe",
+    );
+    refused(
+        format!("{head}\n[params]\nrounds = 5"),
+        &bots,
+        "[params] rounds = 3; this spec says 5",
+    );
+    refused(
+        format!(
+            "{}\n[params]\nrounds = 3",
+            head.replace("seed = 1", "seed = 2")
+        ),
+        &bots,
+        "seed = 1; this spec says 2",
+    );
+    refused(
+        format!(
+            "{}\n[params]\nrounds = 3",
+            head.replace("games_per_pairing = 1", "games_per_pairing = 2")
+        ),
+        &bots,
+        "games_per_pairing = 1; this spec says 2",
+    );
+    refused(
+        format!("{head}\nladder = true\n[params]\nrounds = 3"),
+        &bots,
+        "ladder = false; this spec says true",
+    );
+    refused(
+        format!("{head}\n[params]\nrounds = 3"),
+        &[bots[0], bots[1], bots[2], ("d", "builtin:random", "")],
+        "bots = [a, b, c]; this spec says [a, b, c, d]",
+    );
+    refused(
+        format!("{head}\n[params]\nrounds = 3"),
+        &[bots[1], bots[0], bots[2]],
+        "bots = [a, b, c]; this spec says [b, a, c]",
+    );
+    refused(
+        format!(
+            "{}\n[params]\nrounds = 4",
+            head.replace("seed = 1", "seed = 2")
+        ),
+        &bots,
+        "[params] rounds = 3, seed = 1; this spec says [params] rounds = 4, seed = 2",
+    );
+    // What may change: how fast and how many at once, and the bots' commands.
+    let path = spec(
+        dir.path(),
+        &format!("{head}\njobs = 1\ntimeout = 5\n[params]\nrounds = 3"),
+        &[bots[0], ("b", "builtin:random", ""), bots[2]],
+    );
+    let said = run_ok(&path, &out);
+    assert!(said.contains("nothing to play"), "{said}");
+
+    // A folder from before run.json: its games say what they were played with.
+    std::fs::remove_file(out.join("run.json")).unwrap();
+    refused(
+        head.replace("roshambo", "tictactoe"),
+        &[bots[0], ("b", "builtin:search", ""), bots[2]],
+        "game = roshambo; this spec says tictactoe",
+    );
+    refused(
+        format!("{head}\n[params]\nrounds = 5"),
+        &bots,
+        "[params] pace = 0, rounds = 3; this spec says pace = 0, rounds = 5",
+    );
+    refused(
+        format!(
+            "{}\n[params]\nrounds = 3",
+            head.replace("seed = 1", "seed = 2")
+        ),
+        &bots,
+        "another seed than this spec's seed = 2 (game 1's is not derived from it)",
+    );
+    assert!(!out.join("run.json").exists());
+    run_ok(
+        &spec(dir.path(), &format!("{head}\n[params]\nrounds = 3"), &bots),
+        &out,
+    );
+    assert!(out.join("run.json").is_file());
+
+    // A ladder changes its bots, and nothing else.
+    let ladder = dir.path().join("ladder");
+    run_ok(&ladder_spec(dir.path(), &["a", "b"]), &ladder);
+    run_ok(&ladder_spec(dir.path(), &["a", "b", "c"]), &ladder);
+    let path = ladder_spec(dir.path(), &["a", "b", "c"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("seed = 11", "seed = 12")).unwrap();
+    arena()
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&ladder)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "was played with seed = 11; this spec says 12",
+        ));
+}
+
+/// A ladder folder from before `run.json`: its games stay as they are, and the next cycle
+/// follows them, ids and rounds.
+#[test]
+fn a_ladder_played_before_run_json_goes_on_after_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    run_ok(&ladder_spec(dir.path(), &["a", "b", "c"]), &out);
+    std::fs::remove_file(out.join("run.json")).unwrap();
+    forget_last_games(&out, 1);
+    run_ok(&ladder_spec(dir.path(), &["a", "b", "c", "d"]), &out);
+    let rows = games(&out);
+    assert_eq!(rows.len(), 5 + 12);
+    let (old, new) = rows.split_at(5);
+    let last_round = old.iter().map(|r| r["round"].parse::<u32>().unwrap()).max();
+    assert!(new.iter().all(|r| r["id"].parse::<u64>().unwrap() > 5));
+    assert!(
+        new.iter()
+            .all(|r| Some(r["round"].parse::<u32>().unwrap()) > last_round)
+    );
+    assert!(out.join("run.json").is_file());
+}
+
+/// A ladder night killed (SIGKILL) in the middle of its cycle: the next night finishes it, and
+/// the games, their rounds and the ratings are those of a ladder never stopped.
+#[test]
+fn a_ladder_night_killed_midway_rates_as_one_never_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow = bot("slow_rps.py", "0.02");
+    let path = spec(
+        dir.path(),
+        "name = \"k\"\ngame = \"roshambo\"\nladder = true\njobs = 2\nseed = 5\n[params]\nrounds = 3",
+        &[
+            ("a", &slow, ""),
+            ("b", "builtin:counter", ""),
+            ("c", &slow, ""),
+            ("d", "builtin:random", ""),
+        ],
+    );
+    let (steady, stopped) = (dir.path().join("steady"), dir.path().join("stopped"));
+    for out in [&steady, &stopped] {
+        run_ok(&path, out);
+    }
+    run_ok(&path, &steady);
+    let mut child = spawn_run(&path, &stopped);
+    wait_for_lines(&stopped, 12 + 4);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = games(&stopped).len();
+    assert!(before < 24, "killed midway");
+    let said = run_ok(&path, &stopped);
+    assert!(
+        said.contains(&format!("{before} games on record")),
+        "{said}"
+    );
+    let key = |out: &Path| -> Vec<(u64, String, String, String, String)> {
+        let mut rows: Vec<_> = games(out)
+            .into_iter()
+            .map(|r| {
+                let f = |k: &str| r[k].clone();
+                let id = r["id"].parse().unwrap();
+                (id, f("round"), f("seat0"), f("seat1"), f("score0"))
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(key(&stopped), key(&steady));
+    let ratings = |out: &Path| -> Vec<(String, String, String)> {
+        standings(out)
+            .into_iter()
+            .map(|t| {
+                (
+                    t["bot"].clone(),
+                    t["glicko2"].clone(),
+                    t["glicko2_rd"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(ratings(&stopped), ratings(&steady));
+}
+
+/// A swiss resumed from records naming a bot the spec does not have: refused, not a panic.
+#[test]
+fn a_swiss_resumed_from_records_with_a_stranger_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let path = spec(
+        dir.path(),
+        "name = \"s\"\ngame = \"roshambo\"\nformat = \"swiss\"\nrounds = 2\n[params]\nrounds = 3",
+        &[
+            ("a", "builtin:random", ""),
+            ("b", "builtin:counter", ""),
+            ("c", "builtin:random", ""),
+            ("d", "builtin:counter", ""),
+        ],
+    );
+    run_ok(&path, &out);
+    let csv = out.join("games.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    // A game of the first round added by hand, beyond the swiss's ids: the second round's
+    // pairing would count it.
+    let first = text.lines().nth(1).unwrap();
+    let fields: Vec<&str> = first.split(',').collect();
+    let id = "99";
+    let mut added = fields.clone();
+    added[0] = id;
+    added[2] = "zed";
+    std::fs::write(&csv, format!("{text}{}\n", added.join(","))).unwrap();
+    arena()
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}: game {id} was played by zed, who is not in this spec",
+            csv.display()
+        )));
+}

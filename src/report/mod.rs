@@ -70,17 +70,99 @@ impl GameRow {
 pub const GAMES_HEADER: &str =
     "id,round,seat0,seat1,score0,score1,winner,reason,plies,duration_ms,seed,log\n";
 
-/// Read `games.csv` files; a row that cannot be read is an error naming the file and line.
+/// Read a `games.csv`. A row that cannot be read, or that no game could have written (a score
+/// such as 0.25, a game recorded twice), is an error naming the file and line: the tables and
+/// ratings built on it would be wrong, or would not be built at all.
 pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
+    let at = |line: u64, what: &dyn std::fmt::Display| {
+        Error::Usage(format!("{}:{line}: {what}", path.display()))
+    };
+    let whole = |e: csv::Error| match e.position() {
+        Some(p) => at(p.line(), &e),
+        None => Error::Usage(format!("{}: {e}", path.display())),
+    };
+    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    // A row cut short by a run killed as it wrote it never counted: the run plays it again.
+    let keep = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(end) if end + 1 < bytes.len() => {
+            let header = bytes.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+            if is_whole_row(&bytes[..header], &bytes[end + 1..]) {
+                bytes.len()
+            } else {
+                eprintln!(
+                    "arena: {}: the last line is cut short (a run was killed while writing it); \
+                     it is left out",
+                    path.display()
+                );
+                end + 1
+            }
+        }
+        _ => bytes.len(),
+    };
+    let mut reader = csv::Reader::from_reader(&bytes[..keep]);
+    let headers = reader.headers().map_err(whole)?.clone();
     let mut rows = Vec::new();
-    for (i, row) in reader.deserialize().enumerate() {
-        let row: GameRow =
-            row.map_err(|e| Error::Usage(format!("{}:{}: {e}", path.display(), i + 2)))?;
+    // Each id's line, to name the first when it comes again.
+    let mut seen: BTreeMap<u64, u64> = BTreeMap::new();
+    for record in reader.records() {
+        let record = record.map_err(whole)?;
+        let line = record.position().map_or(0, |p| p.line());
+        let row: GameRow = record
+            .deserialize(Some(&headers))
+            .map_err(|e| at(line, &e))?;
+        check_row(&row).map_err(|e| at(line, &e))?;
+        if let Some(first) = seen.insert(row.id, line) {
+            return Err(at(
+                line,
+                &format!(
+                    "game {} is already on line {first}: a game is recorded once",
+                    row.id
+                ),
+            ));
+        }
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// What a game can score: one won, a draw, or both lost (failures on both sides).
+const SCORES: [[f64; 2]; 4] = [[1.0, 0.0], [0.5, 0.5], [0.0, 1.0], [0.0, 0.0]];
+
+/// Whether arena could have written this row; if not, what is wrong with it.
+fn check_row(row: &GameRow) -> std::result::Result<(), String> {
+    if row.seat0.is_empty() || row.seat1.is_empty() {
+        return Err("a seat has no bot's name".into());
+    }
+    if row.seat0 == row.seat1 {
+        return Err(format!("{} plays itself", row.seat0));
+    }
+    if SCORES.contains(&[row.score0, row.score1]) {
+        return Ok(());
+    }
+    let odd = [("score0", row.score0), ("score1", row.score1)]
+        .into_iter()
+        .find(|(_, s)| ![0.0, 0.5, 1.0].contains(s));
+    let what = match odd {
+        Some((key, s)) => format!("{key} is {s}"),
+        None => format!("the scores are {}-{}", row.score0, row.score1),
+    };
+    Err(format!(
+        "{what}; a game scores 1-0, 0.5-0.5 or 0-1 (0-0 when both players lost)"
+    ))
+}
+
+/// Whether `line`, the end of a `games.csv` after its last newline, is a whole row that only
+/// lacks its newline (a hand edit) rather than a row cut short by a run that was killed. A cut
+/// row can look whole up to its last field, the log's path: that one must end as arena ends it.
+pub fn is_whole_row(headers: &[u8], line: &[u8]) -> bool {
+    let mut text = headers.to_vec();
+    text.extend_from_slice(line);
+    text.push(b'\n');
+    let mut reader = csv::Reader::from_reader(text.as_slice());
+    let Some(Ok(row)) = reader.deserialize::<GameRow>().next() else {
+        return false;
+    };
+    check_row(&row).is_ok() && row.log.ends_with(".jsonl")
 }
 
 /// One CSV line for a row (with its newline), to append to `games.csv`.
@@ -393,8 +475,21 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
 /// `arena ratings GAMES.csv...`: the standings over every record, as `arena run` computes them.
 pub fn ratings_command(files: &[std::path::PathBuf], out: Option<&Path>) -> Result<()> {
     let mut rows = Vec::new();
+    // Shards and ladders merge; the same file given twice would count its games twice.
+    let mut seen: BTreeMap<(u64, u64, String, String), &Path> = BTreeMap::new();
     for f in files {
-        rows.extend(read_games(f)?);
+        for row in read_games(f)? {
+            let key = (row.id, row.seed, row.seat0.clone(), row.seat1.clone());
+            if let Some(first) = seen.insert(key, f.as_path()) {
+                return Err(Error::Usage(format!(
+                    "{}: game {} is also in {}: the same game would count twice",
+                    f.display(),
+                    row.id,
+                    first.display()
+                )));
+            }
+            rows.push(row);
+        }
     }
     let names = bot_names(&[], &rows);
     let table = standings(&names, &rows);
@@ -406,4 +501,80 @@ pub fn ratings_command(files: &[std::path::PathBuf], out: Option<&Path>) -> Resu
     eprintln!("arena: {} games from {} file(s)", rows.len(), files.len());
     crate::out::text(&standings_text(&table));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROW1: &str = "1,1,a,b,1,0,a,normal,3,1,7,out/logs/game-00001.jsonl\n";
+    const ROW2: &str = "2,1,b,a,0.5,0.5,,draw,3,1,8,out/logs/game-00002.jsonl\n";
+
+    /// `games.csv` made of the header and `rows`, read back.
+    fn read(rows: &str) -> std::result::Result<Vec<GameRow>, String> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        std::fs::write(&path, format!("{GAMES_HEADER}{rows}")).unwrap();
+        read_games(&path).map_err(|e| {
+            let e = e.to_string();
+            e.strip_prefix(&path.display().to_string())
+                .unwrap_or(&e)
+                .to_string()
+        })
+    }
+
+    #[test]
+    fn scores_no_game_gives_are_refused_with_their_line() {
+        let cases = [
+            (
+                "0.25,0.75",
+                ":3: score0 is 0.25; a game scores 1-0, 0.5-0.5 or 0-1",
+            ),
+            ("2,-1", ":3: score0 is 2; a game scores"),
+            ("1,-1", ":3: score1 is -1; a game scores"),
+            ("NaN,1", ":3: score0 is NaN; a game scores"),
+            ("inf,0", ":3: score0 is inf; a game scores"),
+            ("1,1", ":3: the scores are 1-1; a game scores"),
+            ("0.5,0", ":3: the scores are 0.5-0; a game scores"),
+        ];
+        for (scores, expected) in cases {
+            let row = ROW2.replace("0.5,0.5", scores);
+            let e = read(&format!("{ROW1}{row}")).unwrap_err();
+            assert!(e.starts_with(expected), "{scores}: {e}");
+        }
+        // Both players lost: a game arena records.
+        let both_lost = ROW2.replace("0.5,0.5", "0,0");
+        assert_eq!(read(&format!("{ROW1}{both_lost}")).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_game_recorded_twice_is_refused_and_a_missing_last_newline_is_not() {
+        let e = read(&format!("{ROW1}{ROW2}{ROW1}")).unwrap_err();
+        assert_eq!(
+            e,
+            ":4: game 1 is already on line 2: a game is recorded once"
+        );
+        let rows = read(&format!("{ROW1}{}", ROW2.trim_end())).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].log, "out/logs/game-00002.jsonl");
+        // Cut short, in its log's path: it never counted.
+        let rows = read(&format!("{ROW1}{}", &ROW2[..ROW2.len() - 4])).unwrap();
+        assert_eq!(rows.len(), 1);
+        let e = read(&ROW1.replace(",b,", ",a,")).unwrap_err();
+        assert_eq!(e, ":2: a plays itself");
+    }
+
+    #[test]
+    fn a_whole_last_row_is_told_from_one_cut_short() {
+        let header = GAMES_HEADER.as_bytes();
+        assert!(is_whole_row(header, ROW2.trim_end().as_bytes()));
+        // Cut anywhere before its end, the row is not whole.
+        for cut in 1..ROW2.trim_end().len() {
+            assert!(
+                !is_whole_row(header, &ROW2.as_bytes()[..cut]),
+                "{}",
+                &ROW2[..cut]
+            );
+        }
+    }
 }

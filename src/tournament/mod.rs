@@ -1,9 +1,9 @@
 //! `arena run SPEC.toml`: plays a schedule's games in parallel, writes each finished game to
 //! `games.csv` before it counts, keeps the tables current, and resumes where a run stopped.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -17,13 +17,13 @@ use crate::games::derive_seed;
 use crate::referee::{self, MatchSetup, Played, Player};
 use crate::report::{self, GameRow};
 use crate::schedule::Planned;
-use crate::schedule::round_robin::{gauntlet, round_robin};
 use crate::schedule::swiss::{SwissPlayer, pair_round};
 use crate::spec::{Format, Spec};
 use threads::GameThreads;
 
 mod disk;
 mod lock;
+mod record;
 mod threads;
 
 pub use lock::Lock;
@@ -120,8 +120,12 @@ struct Results {
 impl Results {
     fn open(dir: &Path, spec: &Spec) -> Result<Results> {
         let path = dir.join("games.csv");
-        let rows = if path.exists() {
+        if path.exists() {
             repair_torn_tail(&path)?;
+        }
+        // A run killed as it made the file may have left it empty: it gets its header again.
+        let empty = std::fs::metadata(&path).map_or(true, |m| m.len() == 0);
+        let rows = if !empty {
             report::read_games(&path)?
         } else {
             std::fs::write(&path, report::GAMES_HEADER)
@@ -266,20 +270,33 @@ fn tally(mut points: BTreeMap<String, f64>, rows: &[GameRow]) -> BTreeMap<String
 }
 
 /// A run killed while appending can leave half a line at the end of `games.csv`: that game was
-/// not finished on disk, so it is cut off and will be played again.
+/// not finished on disk, so it is cut off and will be played again. A whole row that only lacks
+/// its newline (an edit by hand) stays, and gets its newline before more rows follow it.
 fn repair_torn_tail(path: &Path) -> Result<()> {
     let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
     if bytes.is_empty() || bytes.ends_with(b"\n") {
         return Ok(());
     }
     let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let context = || format!("repairing {}", path.display());
+    let header = bytes.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if keep > 0 && report::is_whole_row(&bytes[..header], &bytes[keep..]) {
+        let mut file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(Error::io(context()))?;
+        return file
+            .write_all(b"\n")
+            .and_then(|_| file.sync_data())
+            .map_err(Error::io(context()));
+    }
     let file = OpenOptions::new()
         .write(true)
         .open(path)
-        .map_err(Error::io(format!("repairing {}", path.display())))?;
+        .map_err(Error::io(context()))?;
     file.set_len(keep as u64)
         .and_then(|_| file.sync_data())
-        .map_err(Error::io(format!("repairing {}", path.display())))?;
+        .map_err(Error::io(context()))?;
     eprintln!(
         "arena: {}: removed an unfinished last line (a run was killed while writing it)",
         path.display()
@@ -374,6 +391,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     let _lock = Lock::acquire(&dir)?;
     check_dirs_apart(&spec, &dir)?;
     let mut results = Results::open(&dir, &spec)?;
+    let mut record = record::Record::open(&dir, &spec, &results.rows)?;
     let jobs = opts.jobs.or(spec.jobs).unwrap_or_else(default_jobs).max(1);
 
     let index: BTreeMap<&str, usize> = spec
@@ -382,6 +400,23 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         .enumerate()
         .map(|(i, b)| (b.name.as_str(), i))
         .collect();
+    // Only a ladder's bots come and go; a bot on record that is not in the spec is an edit (and
+    // a swiss pairs its rounds from the spec's bots alone).
+    if !spec.ladder || spec.format == Format::Swiss {
+        let stranger = results.rows.iter().find_map(|r| {
+            let names = r.names();
+            names
+                .into_iter()
+                .find(|n| !index.contains_key(n))
+                .map(|n| (r.id, n.to_string()))
+        });
+        if let Some((id, name)) = stranger {
+            return Err(Error::Usage(format!(
+                "{}: game {id} was played by {name}, who is not in this spec: use another --out",
+                dir.join("games.csv").display()
+            )));
+        }
+    }
     let played: BTreeMap<u64, GameRow> = results.rows.iter().map(|r| (r.id, r.clone())).collect();
     // Check what is on disk against what this spec would play: a changed spec must not mix.
     let check = |job: &Job| -> Result<bool> {
@@ -394,7 +429,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         ];
         if row.names() != want {
             return Err(Error::Usage(format!(
-                "{}: game {} was {} vs {}, but this spec plans {} vs {}; the spec changed: use another --out",
+                "{}: game {} was {} vs {}, but this schedule plans {} vs {}: the games on record are not this spec's, use another --out",
                 dir.join("games.csv").display(),
                 job.id,
                 row.seat0,
@@ -433,25 +468,26 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         )
         .await?
     } else {
-        let round_base = if spec.ladder {
-            results.rows.iter().map(|r| r.round).max().unwrap_or(0)
-        } else {
-            0
-        };
-        let plan = fixed_plan(&spec);
-        // A ladder adds a new cycle of the schedule when the last one is complete.
-        let id_base = if spec.ladder {
-            ladder_base(&results.rows, &plan, &index)
-        } else {
-            0
+        // A ladder plays the cycle on record, or a new one; any other run, its one schedule.
+        let cycle = match spec.ladder {
+            true => record.ladder_cycle(&dir, &spec, &results.rows)?,
+            false => record::Cycle::of(&spec, 1, 1),
         };
         let mut todo = Vec::new();
-        for (i, planned) in plan.iter().enumerate() {
+        for (id, round, names) in cycle.games(spec.format, spec.games_per_pairing) {
+            let Some(seats) = names
+                .iter()
+                .map(|n| index.get(n).copied())
+                .collect::<Option<Vec<usize>>>()
+            else {
+                // A bot of an unfinished cycle that has left the ladder: its games go unplayed.
+                continue;
+            };
             let job = Job {
-                id: id_base + i as u64 + 1,
+                id,
                 planned: Planned {
-                    round: planned.round + if id_base > 0 { round_base } else { 0 },
-                    ..*planned
+                    round,
+                    seats: [seats[0], seats[1]],
                 },
             };
             if opts.shard.is_some_and(|s| !s.takes(job.id)) || check(&job)? {
@@ -555,47 +591,6 @@ fn check_dirs_apart(spec: &Spec, results: &Path) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The round-robin or gauntlet schedule of the spec's bots.
-fn fixed_plan(spec: &Spec) -> Vec<Planned> {
-    match spec.format {
-        Format::Gauntlet => {
-            let seeds: Vec<usize> = (0..spec.bots.len())
-                .filter(|&i| spec.bots[i].seed)
-                .collect();
-            let others: Vec<usize> = (0..spec.bots.len())
-                .filter(|&i| !spec.bots[i].seed)
-                .collect();
-            gauntlet(&seeds, &others, spec.games_per_pairing)
-        }
-        _ => round_robin(spec.bots.len(), spec.games_per_pairing),
-    }
-}
-
-/// Where this ladder run's ids start: after the last complete cycle. A cycle is complete when
-/// every game of the current schedule after the previous base is on record; an incomplete one
-/// (a run that was killed) is finished first.
-fn ladder_base(rows: &[GameRow], plan: &[Planned], index: &BTreeMap<&str, usize>) -> u64 {
-    let max_id = rows.iter().map(|r| r.id).max().unwrap_or(0);
-    if max_id == 0 {
-        return 0;
-    }
-    let n = plan.len() as u64;
-    // The cycle holding the newest game: its base is the last id that starts a cycle of this
-    // plan's size, as long as its games are this spec's bots.
-    let base = ((max_id - 1) / n) * n;
-    let ids: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
-    let same_bots = rows
-        .iter()
-        .filter(|r| r.id > base)
-        .all(|r| index.contains_key(r.seat0.as_str()) && index.contains_key(r.seat1.as_str()));
-    let complete = (base + 1..=base + n).all(|id| ids.contains(&id));
-    if complete || !same_bots {
-        max_id.max(base + n)
-    } else {
-        base
-    }
 }
 
 /// Swiss: pair each round from the results of the rounds before, play it, go on.

@@ -1,0 +1,429 @@
+//! `run.json`: what a results folder's games were played with, and a ladder's cycles.
+//!
+//! A resume compares the spec with it and refuses what would mix two tournaments in one table
+//! (another game, other parameters, another seed...). A ladder's cycles are recorded as each
+//! starts, with its first id, its first round and its bots: the next night's spec may have other
+//! bots, so the games on record can no longer be derived from it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::report::{self, GameRow};
+use crate::schedule::Planned;
+use crate::schedule::round_robin::{gauntlet, round_robin};
+use crate::spec::{Format, Spec};
+
+pub const FILE: &str = "run.json";
+
+/// A bot as the schedule sees it: its name, and whether it is a gauntlet's reference bot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bot {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub seed: bool,
+}
+
+/// One cycle of a ladder: the ids `first_id..first_id + games` and the rounds
+/// `first_round..first_round + rounds`, whether or not all its games were played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cycle {
+    pub first_id: u64,
+    pub games: u64,
+    pub first_round: u32,
+    pub rounds: u32,
+    pub bots: Vec<Bot>,
+    /// The games a ladder played before `run.json` existed, taken as one closed cycle: how they
+    /// were split into cycles was not recorded.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub before_records: bool,
+}
+
+impl Cycle {
+    /// The spec's schedule, its ids and rounds counted from these.
+    pub fn of(spec: &Spec, first_id: u64, first_round: u32) -> Cycle {
+        let bots = Record::of(spec).bots;
+        let planned = plan(spec.format, &bots, spec.games_per_pairing);
+        Cycle {
+            first_id,
+            games: planned.len() as u64,
+            first_round,
+            rounds: planned.iter().map(|p| p.round).max().unwrap_or(0),
+            bots,
+            before_records: false,
+        }
+    }
+
+    /// The cycle's games as the schedule plans them: id, round, and the bots' names by seat.
+    pub fn games(&self, format: Format, games_per_pairing: u32) -> Vec<(u64, u32, [&str; 2])> {
+        plan(format, &self.bots, games_per_pairing)
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| {
+                (
+                    self.first_id + i as u64,
+                    self.first_round - 1 + p.round,
+                    p.seats.map(|s| self.bots[s].name.as_str()),
+                )
+            })
+            .collect()
+    }
+}
+
+/// What must be the same on every run into one folder.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Record {
+    pub game: String,
+    pub params: BTreeMap<String, String>,
+    pub seed: u64,
+    pub format: String,
+    /// Round-robin and gauntlet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_per_pairing: Option<u32>,
+    /// Swiss.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    pub ladder: bool,
+    /// The bots, in the spec's order (seats come from it). A ladder's last run's, for reading:
+    /// each cycle holds its own.
+    pub bots: Vec<Bot>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cycles: Vec<Cycle>,
+}
+
+/// The round-robin or gauntlet schedule of `bots`.
+pub fn plan(format: Format, bots: &[Bot], games_per_pairing: u32) -> Vec<Planned> {
+    match format {
+        Format::Gauntlet => {
+            let (seeds, others): (Vec<usize>, Vec<usize>) =
+                (0..bots.len()).partition(|&i| bots[i].seed);
+            gauntlet(&seeds, &others, games_per_pairing)
+        }
+        _ => round_robin(bots.len(), games_per_pairing),
+    }
+}
+
+/// Whether the spec's bots may differ from the record's: a ladder's may (a swiss is played once,
+/// its pairings built on its own bots).
+fn bots_may_change(spec: &Spec) -> bool {
+    spec.ladder && spec.format != Format::Swiss
+}
+
+impl Record {
+    pub fn of(spec: &Spec) -> Record {
+        let swiss = spec.format == Format::Swiss;
+        Record {
+            game: spec.game.name.to_string(),
+            params: spec.params.pairs().into_iter().collect(),
+            seed: spec.seed,
+            format: spec.format.as_str().to_string(),
+            games_per_pairing: (!swiss).then_some(spec.games_per_pairing),
+            rounds: swiss.then_some(spec.rounds),
+            ladder: spec.ladder,
+            bots: spec
+                .bots
+                .iter()
+                .map(|b| Bot {
+                    name: b.name.clone(),
+                    seed: b.seed,
+                })
+                .collect(),
+            cycles: Vec::new(),
+        }
+    }
+
+    /// The folder's record, checked against the spec; a folder without one (new, or played
+    /// before records were kept) gets it now, before any game is played into it.
+    pub fn open(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Result<Record> {
+        let path = dir.join(FILE);
+        let mine = Record::of(spec);
+        let mut record = match std::fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice::<Record>(&bytes)
+                .map_err(|e| e.to_string())
+                .and_then(|r| r.check().map(|_| r))
+                .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if let Some(changed) = unrecorded_change(dir, spec, rows) {
+                    return Err(Error::Usage(format!(
+                        "{} was played with {changed}: use another --out or remove the folder",
+                        dir.display()
+                    )));
+                }
+                let mut record = mine.clone();
+                if bots_may_change(spec) && !rows.is_empty() {
+                    record.cycles.push(Cycle {
+                        first_id: 1,
+                        games: rows.iter().map(|r| r.id).max().unwrap_or(0),
+                        first_round: 1,
+                        rounds: rows.iter().map(|r| r.round).max().unwrap_or(0),
+                        bots: Vec::new(),
+                        before_records: true,
+                    });
+                }
+                record.save(dir)?;
+                return Ok(record);
+            }
+            Err(e) => return Err(Error::io(format!("reading {}", path.display()))(e)),
+        };
+        let changed = record.changes(&mine, bots_may_change(spec));
+        if !changed.is_empty() {
+            let was: Vec<String> = changed
+                .iter()
+                .map(|(k, w, _)| format!("{k} = {w}"))
+                .collect();
+            let now: Vec<String> = match &changed[..] {
+                [(_, _, now)] => vec![now.clone()],
+                _ => changed
+                    .iter()
+                    .map(|(k, _, n)| format!("{k} = {n}"))
+                    .collect(),
+            };
+            return Err(Error::Usage(format!(
+                "{} was played with {}; this spec says {}: use another --out or remove the folder",
+                dir.display(),
+                was.join(", "),
+                now.join(", ")
+            )));
+        }
+        if record.bots != mine.bots {
+            record.bots = mine.bots;
+            record.save(dir)?;
+        }
+        Ok(record)
+    }
+
+    /// Cycles that arena could have written: each after the one before, with its own bots.
+    fn check(&self) -> std::result::Result<(), String> {
+        let (mut next_id, mut next_round) = (1u64, 1u32);
+        for (i, c) in self.cycles.iter().enumerate() {
+            let bad = |what: &str| Err(format!("cycle {}: {what}", i + 1));
+            if c.first_id < next_id || c.first_round < next_round {
+                return bad("its ids or rounds do not follow the cycle before");
+            }
+            let names: BTreeSet<&str> = c.bots.iter().map(|b| b.name.as_str()).collect();
+            if !c.before_records && (names.len() < 2 || names.len() != c.bots.len()) {
+                return bad("it needs two bots or more, each named once");
+            }
+            let (Some(id), Some(round)) = (
+                c.first_id.checked_add(c.games),
+                c.first_round.checked_add(c.rounds),
+            ) else {
+                return bad("its ids or rounds are out of range");
+            };
+            (next_id, next_round) = (id, round);
+        }
+        Ok(())
+    }
+
+    /// What differs from `now`, as (key, recorded, now); the bots only when they may not change.
+    fn changes(&self, now: &Record, bots_may_change: bool) -> Vec<(String, String, String)> {
+        let mut out = Vec::new();
+        let mut differ = |key: &str, was: String, now: String| {
+            if was != now {
+                out.push((key.to_string(), was, now));
+            }
+        };
+        let number = |n: Option<u32>| n.map_or("none".into(), |n| n.to_string());
+        let bots = |b: &[Bot]| {
+            let all: Vec<String> = b
+                .iter()
+                .map(|b| match b.seed {
+                    true => format!("{} (seed)", b.name),
+                    false => b.name.clone(),
+                })
+                .collect();
+            format!("[{}]", all.join(", "))
+        };
+        differ("game", self.game.clone(), now.game.clone());
+        // Another game's parameters differ as a matter of course: the game says it all.
+        let keys: BTreeSet<&String> = self.params.keys().chain(now.params.keys()).collect();
+        for key in keys.into_iter().filter(|_| self.game == now.game) {
+            let value = |p: &BTreeMap<String, String>| p.get(key).cloned().unwrap_or("none".into());
+            differ(
+                &format!("[params] {key}"),
+                value(&self.params),
+                value(&now.params),
+            );
+        }
+        differ("seed", self.seed.to_string(), now.seed.to_string());
+        differ("format", self.format.clone(), now.format.clone());
+        differ(
+            "games_per_pairing",
+            number(self.games_per_pairing),
+            number(now.games_per_pairing),
+        );
+        differ("rounds", number(self.rounds), number(now.rounds));
+        differ("ladder", self.ladder.to_string(), now.ladder.to_string());
+        if !bots_may_change {
+            differ("bots", bots(&self.bots), bots(&now.bots));
+        }
+        out
+    }
+
+    pub fn save(&self, dir: &Path) -> Result<()> {
+        let mut text = serde_json::to_vec_pretty(self).expect("a record serialises");
+        text.push(b'\n');
+        report::write_atomic(&dir.join(FILE), &text)
+    }
+
+    /// The ladder cycle this run plays: the last one while some of its missing games can be
+    /// played by the spec's bots (a run stopped in its middle), else a new one of the spec's
+    /// bots, recorded before any of its games is played.
+    pub fn ladder_cycle(&mut self, dir: &Path, spec: &Spec, rows: &[GameRow]) -> Result<Cycle> {
+        let present: BTreeSet<&str> = spec.bots.iter().map(|b| b.name.as_str()).collect();
+        let on_record: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
+        if let Some(last) = self.cycles.last().filter(|c| !c.before_records) {
+            let unfinished =
+                last.games(spec.format, spec.games_per_pairing)
+                    .iter()
+                    .any(|(id, _, names)| {
+                        !on_record.contains(id) && names.iter().all(|n| present.contains(n))
+                    });
+            if unfinished {
+                return Ok(last.clone());
+            }
+        }
+        let (first_id, first_round) = self
+            .cycles
+            .last()
+            .map_or((1, 1), |c| (c.first_id + c.games, c.first_round + c.rounds));
+        let cycle = Cycle::of(spec, first_id, first_round);
+        self.cycles.push(cycle.clone());
+        self.save(dir)?;
+        Ok(cycle)
+    }
+}
+
+/// What the games of a folder from before `run.json` say of themselves that this spec changes:
+/// each game's seed derives from the spec's seed and its id, and the first game's log names the
+/// game and its parameters (when it is there to read).
+fn unrecorded_change(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Option<String> {
+    let first = rows.first()?;
+    let log = Path::new(&first.log)
+        .file_name()
+        .map(|name| dir.join("logs").join(name));
+    if let Some(header) = log.and_then(|l| log_header(&l)) {
+        if header.game != spec.game.name {
+            return Some(format!(
+                "game = {}; this spec says {}",
+                header.game, spec.game.name
+            ));
+        }
+        let params = |p: &crate::games::Params| {
+            let all: Vec<String> = p
+                .pairs()
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
+            all.join(", ")
+        };
+        if header.params != spec.params {
+            return Some(format!(
+                "[params] {}; this spec says {}",
+                params(&header.params),
+                params(&spec.params)
+            ));
+        }
+    }
+    let other = rows
+        .iter()
+        .filter(|r| r.seed != crate::games::derive_seed(spec.seed, r.id))
+        .min_by_key(|r| r.id)?;
+    Some(format!(
+        "another seed than this spec's seed = {} (game {}'s is not derived from it)",
+        spec.seed, other.id
+    ))
+}
+
+/// The header of a game log, if it can be read.
+fn log_header(path: &Path) -> Option<crate::referee::log::Header> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).ok()?;
+    let line = std::io::BufReader::new(file).lines().next()?.ok()?;
+    match serde_json::from_str(&line).ok()? {
+        crate::referee::log::Entry::Header { header } => Some(header),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bots(names: &[&str]) -> Vec<Bot> {
+        names
+            .iter()
+            .map(|n| Bot {
+                name: n.to_string(),
+                seed: false,
+            })
+            .collect()
+    }
+
+    fn ladder(cycles: Vec<Cycle>) -> Record {
+        Record {
+            game: "roshambo".into(),
+            params: BTreeMap::new(),
+            seed: 1,
+            format: "round-robin".into(),
+            games_per_pairing: Some(2),
+            rounds: None,
+            ladder: true,
+            bots: bots(&["a", "b"]),
+            cycles,
+        }
+    }
+
+    fn cycle(first_id: u64, first_round: u32, names: &[&str]) -> Cycle {
+        Cycle {
+            first_id,
+            games: 2,
+            first_round,
+            rounds: 2,
+            bots: bots(names),
+            before_records: false,
+        }
+    }
+
+    #[test]
+    fn edited_cycles_are_refused_when_read() {
+        let good = ladder(vec![cycle(1, 1, &["a", "b"]), cycle(3, 3, &["a", "c"])]);
+        assert_eq!(good.check(), Ok(()));
+        let cases = [
+            (vec![cycle(1, 0, &["a", "b"])], "cycle 1: its ids or rounds"),
+            (vec![cycle(0, 1, &["a", "b"])], "cycle 1: its ids or rounds"),
+            (
+                vec![cycle(1, 1, &["a", "b"]), cycle(2, 3, &["a", "b"])],
+                "cycle 2: its ids or rounds do not follow",
+            ),
+            (vec![cycle(1, 1, &["a"])], "cycle 1: it needs two bots"),
+            (vec![cycle(1, 1, &["a", "a"])], "cycle 1: it needs two bots"),
+            (
+                vec![Cycle {
+                    rounds: u32::MAX,
+                    ..cycle(1, 1, &["a", "b"])
+                }],
+                "cycle 1: its ids or rounds are out of range",
+            ),
+        ];
+        for (cycles, expected) in cases {
+            let e = ladder(cycles).check().unwrap_err();
+            assert!(e.starts_with(expected), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_cycle_numbers_its_games_and_rounds_from_its_start() {
+        let c = Cycle {
+            games: 6,
+            rounds: 6,
+            ..cycle(13, 7, &["a", "b", "c"])
+        };
+        let games = c.games(Format::RoundRobin, 2);
+        assert_eq!(games.len(), 6);
+        assert_eq!(games.first().map(|g| (g.0, g.1)), Some((13, 7)));
+        assert_eq!(games.last().map(|g| (g.0, g.1)), Some((18, 12)));
+    }
+}
