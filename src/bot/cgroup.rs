@@ -50,9 +50,41 @@ fn run_folder() -> Option<&'static Path> {
             let _ = std::fs::remove_dir(&run);
             return None;
         }
+        start_janitor(&run);
         Some(run)
     })
     .as_deref()
+}
+
+/// The end of arena's pipe to its janitor, never written: the janitor reads to its end, which
+/// comes when arena exits, however it dies.
+static JANITOR: OnceLock<std::process::ChildStdin> = OnceLock::new();
+
+/// A bot's first process dies with arena (a parent-death signal), but not what it started. A
+/// small process outside the bots' groups waits for arena's end, then kills every process left
+/// in this run's groups. Best effort: without it, the groups are killed by arena itself as ever.
+fn start_janitor(run: &Path) {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new("/bin/sh");
+    cmd.args(["-c", "cat >/dev/null; echo 1 >\"$0\" 2>/dev/null"])
+        .arg(run.join("cgroup.kill"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        // Out of the terminal's process group: Ctrl-C is for arena, which handles it.
+        .process_group(0);
+    let started = super::reaper::spawn_owned(|| {
+        let child = cmd.spawn()?;
+        let pid = child.id();
+        Ok((child, Some(pid)))
+    });
+    if let Ok(mut child) = started
+        && let Some(stdin) = child.stdin.take()
+    {
+        let _ = JANITOR.set(stdin);
+        // Reaped by no one while arena lives; after, by init.
+        std::mem::forget(child);
+    }
 }
 
 /// A bot's group.

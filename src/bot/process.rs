@@ -672,6 +672,9 @@ fn inherited_env() -> &'static [(String, std::ffi::OsString)] {
     })
 }
 
+/// linux/capability.h
+const CAP_SYS_PTRACE: nix::libc::c_ulong = 19;
+
 /// What a bot's child process does before it becomes the bot.
 struct Setup {
     /// Its cgroup's `cgroup.procs`, to join.
@@ -684,7 +687,8 @@ struct Setup {
 }
 
 /// Set the bot up in the child, between fork and exec: into its cgroup (first: as the sandbox's
-/// user it could not), a session of its own (no controlling terminal, so it cannot type into
+/// user it could not), without the power to trace (as root, CAP_SYS_PTRACE would let the bot
+/// read arena's environment, descriptors and memory, not dumpable as it is), a session of its own (no controlling terminal, so it cannot type into
 /// arena's: TIOCSTI), the sandbox's user, death with arena (SIGKILL when arena's thread that
 /// started it goes, as when arena is killed), its resource limits.
 fn prepare_child(cmd: &mut Command, child: Setup) {
@@ -703,12 +707,18 @@ fn prepare_child(cmd: &mut Command, child: Setup) {
     .filter_map(|(r, v)| v.map(|v| (r, v)))
     .collect();
     let arena = nix::unistd::getpid();
+    let root = nix::unistd::geteuid().is_root();
     // SAFETY: between fork and exec only async-signal-safe calls are allowed: these are plain
     // system calls, and `wanted` was built before the fork.
     unsafe {
         cmd.pre_exec(move || {
             if let Some(procs) = child.cgroup {
                 Cgroup::join(procs)?;
+            }
+            if root {
+                // Out of the bounding set, it is out of every program the bot executes. A
+                // container's root without CAP_SETPCAP cannot drop it, and has no CAP_SYS_PTRACE.
+                nix::libc::prctl(nix::libc::PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0);
             }
             nix::unistd::setsid()?;
             if let Some((uid, gid)) = child.user {
