@@ -58,7 +58,7 @@ impl<'a> Recorded<'a> {
             entries.push((n + 1, e));
         }
         let game = find_game(&header.game)?;
-        let pairs = header.params.pairs();
+        let pairs = header.params.clone().recorded(game.params).pairs();
         let params = Params::resolve(
             game.params,
             pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),

@@ -5,9 +5,26 @@ use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Copy)]
 pub enum ParamKind {
-    Int { default: i64, min: i64, max: i64 },
-    Float { default: f64, min: f64, max: f64 },
-    Text { default: &'static str },
+    Int {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Float {
+        default: f64,
+        min: f64,
+        max: f64,
+    },
+    Text {
+        default: &'static str,
+    },
+    /// One of a few names. `before` is the value that games recorded before the parameter
+    /// existed were played with: replays and resumes of those take it, not `default`.
+    Choice {
+        default: &'static str,
+        choices: &'static [&'static str],
+        before: &'static str,
+    },
 }
 
 impl ParamKind {
@@ -16,7 +33,9 @@ impl ParamKind {
             ParamKind::Int { default, .. } => default.to_string(),
             ParamKind::Float { default, .. } => default.to_string(),
             ParamKind::Text { default: "" } => "(empty)".into(),
-            ParamKind::Text { default } => format!("`{default}`"),
+            ParamKind::Text { default } | ParamKind::Choice { default, .. } => {
+                format!("`{default}`")
+            }
         }
     }
     pub fn bounds_text(&self) -> String {
@@ -24,6 +43,7 @@ impl ParamKind {
             ParamKind::Int { min, max, .. } => format!("{min} to {max}"),
             ParamKind::Float { min, max, .. } => format!("{min} to {max}"),
             ParamKind::Text { .. } => "text".into(),
+            ParamKind::Choice { choices, .. } => choices.join(", "),
         }
     }
 }
@@ -60,7 +80,9 @@ impl Params {
                 let v = match s.kind {
                     ParamKind::Int { default, .. } => Value::Int(default),
                     ParamKind::Float { default, .. } => Value::Float(default),
-                    ParamKind::Text { default } => Value::Text(default.to_string()),
+                    ParamKind::Text { default } | ParamKind::Choice { default, .. } => {
+                        Value::Text(default.to_string())
+                    }
                 };
                 (s.name.to_string(), v)
             })
@@ -93,10 +115,30 @@ impl Params {
                     }
                 },
                 ParamKind::Text { .. } => Value::Text(raw.to_string()),
+                ParamKind::Choice { choices, .. } if choices.contains(&raw) => {
+                    Value::Text(raw.to_string())
+                }
+                ParamKind::Choice { choices, .. } => {
+                    return Err(format!(
+                        "parameter '{key}': expected one of {}, got '{raw}'",
+                        choices.join(", ")
+                    ));
+                }
             };
             values.insert(key.to_string(), value);
         }
         Ok(Params(values))
+    }
+
+    /// Parameters read back from a record (a game log's header, `run.json`) written before some
+    /// of `specs` existed: each missing choice takes the value those games were played with.
+    pub fn recorded(mut self, specs: &[ParamSpec]) -> Params {
+        for (name, before) in before_values(specs) {
+            self.0
+                .entry(name.to_string())
+                .or_insert_with(|| Value::Text(before.to_string()));
+        }
+        self
     }
 
     /// Parse `key=value` strings as given on the command line.
@@ -146,6 +188,14 @@ impl Params {
     }
 }
 
+/// Each choice's value in records written before it existed: (name, value).
+pub fn before_values(specs: &[ParamSpec]) -> impl Iterator<Item = (&'static str, &'static str)> {
+    specs.iter().filter_map(|spec| match spec.kind {
+        ParamKind::Choice { before, .. } => Some((spec.name, before)),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,5 +222,34 @@ mod tests {
         let e = Params::resolve(SPECS, [("pace", "nan")]).unwrap_err();
         assert!(e.contains("from 0 to 30"), "{e}");
         assert!(Params::parse_pairs(&["rounds".into()]).is_err());
+    }
+
+    const CHOICE: &[ParamSpec] = &[ParamSpec {
+        name: "protocol",
+        help: "",
+        kind: ParamKind::Choice {
+            default: "server",
+            choices: &["server", "docs"],
+            before: "docs",
+        },
+    }];
+
+    #[test]
+    fn a_choice_is_one_of_its_names_and_records_without_it_take_the_old_value() {
+        assert_eq!(
+            Params::resolve(CHOICE, []).unwrap().text("protocol"),
+            "server"
+        );
+        let p = Params::resolve(CHOICE, [("protocol", " docs ")]).unwrap();
+        assert_eq!(p.text("protocol"), "docs");
+        let e = Params::resolve(CHOICE, [("protocol", "live")]).unwrap_err();
+        assert!(
+            e.contains("expected one of server, docs, got 'live'"),
+            "{e}"
+        );
+        let old = Params::default().recorded(CHOICE);
+        assert_eq!(old.text("protocol"), "docs");
+        let new = Params::resolve(CHOICE, []).unwrap().recorded(CHOICE);
+        assert_eq!(new.text("protocol"), "server");
     }
 }

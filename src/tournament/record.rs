@@ -167,6 +167,14 @@ impl Record {
             }
             Err(e) => return Err(Error::io(format!("reading {}", path.display()))(e)),
         };
+        if record.game == spec.game.name {
+            for (name, before) in crate::games::params::before_values(spec.game.params) {
+                record
+                    .params
+                    .entry(name.to_string())
+                    .or_insert_with(|| before.to_string());
+            }
+        }
         let changed = record.changes(&mine, bots_may_change(spec));
         if !changed.is_empty() {
             let was: Vec<String> = changed
@@ -319,7 +327,7 @@ fn unrecorded_change(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Option<String
                 .collect();
             all.join(", ")
         };
-        if header.params != spec.params {
+        if header.params.clone().recorded(spec.game.params) != spec.params {
             return Some(format!(
                 "[params] {}; this spec says {}",
                 params(&header.params),
