@@ -344,8 +344,14 @@ fn a_move_with_something_stuck_to_it_plays_as_on_codingame() {
         .filter_map(|e| e["line"].as_str())
         .collect();
     assert!(received[0].ends_with(';'), "{received:?}");
-    assert!(received[2].contains(";eval=2 thinking hard"), "{received:?}");
-    let spectators: Vec<&str> = log.iter().filter_map(|e| e["spectators"].as_str()).collect();
+    assert!(
+        received[2].contains(";eval=2 thinking hard"),
+        "{received:?}"
+    );
+    let spectators: Vec<&str> = log
+        .iter()
+        .filter_map(|e| e["spectators"].as_str())
+        .collect();
     assert!(
         spectators.iter().any(|l| l.ends_with(" thinking hard")),
         "{spectators:?}"
