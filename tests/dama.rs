@@ -390,3 +390,111 @@ fn the_server_bots_unfinished_capture_is_refused_with_the_reason() {
     );
     assert!(p.black.ends_with(&refused), "{}", p.black);
 }
+
+/// `dama_live.py` plays the live stream as a real bot does (its colour from `Sei i ...`, the
+/// position from the drawn boards, every relayed move checked) and stops with an error on any
+/// line it does not expect; at a clean end it writes one `ok` line to its result file.
+fn live_games(opponent: Option<&str>, games: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let live = bot("dama_live.py", &results.display().to_string());
+    let other = opponent.map_or(live.clone(), str::to_string);
+    let a = arena()
+        .args(["duel", &live, &other, "-g", "dama", "--seed", "7"])
+        .args(["--games", &games.to_string(), "--json", "--out"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .success();
+    let records = json_records(&a.get_output().stdout);
+    assert_eq!(records.len(), games);
+    for r in &records {
+        assert!(
+            matches!(r["reason"].as_str(), Some("normal" | "draw" | "limit")),
+            "{r}"
+        );
+        assert!(r["faulted"].is_null(), "{r}");
+    }
+    let ok = std::fs::read_to_string(&results).unwrap();
+    let live_seats = if opponent.is_some() { 1 } else { 2 };
+    assert_eq!(ok.lines().count(), games * live_seats, "{ok}");
+    assert!(ok.lines().all(|l| l.starts_with("ok ")), "{ok}");
+}
+
+#[test]
+fn a_bot_written_for_the_live_stream_plays_full_games_against_random() {
+    live_games(Some("builtin:random"), 4);
+}
+
+#[test]
+fn a_bot_written_for_the_live_stream_plays_itself() {
+    live_games(None, 2);
+}
+
+/// A log written before the `protocol` parameter existed has none in its header: it was played
+/// with the seed document's stream, and replays (the referee re-checking every line) as such.
+#[test]
+fn an_old_log_without_the_protocol_replays_as_docs() {
+    let dir = tempfile::tempdir().unwrap();
+    arena()
+        .args(["duel", "builtin:search", "builtin:random", "-g", "dama"])
+        .args(["-a", "protocol=docs", "--seed", "5", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let log = game_log(dir.path(), 1);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
+    let params = header["header"]["params"].as_object_mut().unwrap();
+    assert_eq!(params.remove("protocol").unwrap(), "docs");
+    let old = dir.path().join("old.jsonl");
+    std::fs::write(&old, format!("{header}\n{rest}")).unwrap();
+    arena()
+        .arg("replay")
+        .arg(&old)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Turno bianco!\n\n\n"))
+        .stdout(predicate::str::contains("Il giocatore").not())
+        .stdout(predicate::str::ends_with("Game Over ;)\n"));
+    // The same log saying `server` is not what was played: the replay finds the difference.
+    params_set(&old, "server");
+    arena().arg("replay").arg(&old).assert().failure();
+}
+
+/// Rewrite a log's header with `protocol` set to `value`.
+fn params_set(log: &std::path::Path, value: &str) {
+    let text = std::fs::read_to_string(log).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
+    header["header"]["params"]["protocol"] = value.into();
+    std::fs::write(log, format!("{header}\n{rest}")).unwrap();
+}
+
+#[test]
+fn a_server_stream_game_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    arena()
+        .args(["duel", "builtin:search", "builtin:random", "-g", "dama"])
+        .args(["--seed", "5", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let log = game_log(dir.path(), 1);
+    let head = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        head.lines()
+            .next()
+            .unwrap()
+            .contains(r#""protocol":"server""#)
+    );
+    arena()
+        .arg("replay")
+        .arg(&log)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Il giocatore search è i bianchi e il giocatore random è i neri.\nTurno bianco!\n",
+        ))
+        .stdout(predicate::str::ends_with("Game Over ;)\n\n"));
+}
