@@ -384,3 +384,112 @@ impl Game for Dama {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Msg;
+
+    fn game(protocol: &str, fen: &str) -> Dama {
+        let params = Params::resolve(super::super::INFO.params, [("protocol", protocol)]).unwrap();
+        let mut g = Dama::new(&params, ["w".into(), "b".into()]).unwrap();
+        g.pos = Board::from_fen(fen).unwrap();
+        g
+    }
+
+    /// What each of white, black and the spectators received, after the board (if any).
+    fn streams(out: &mut Outbox) -> [String; 3] {
+        let mut s: [String; 3] = Default::default();
+        for m in out.take() {
+            match m {
+                Msg::To(seat, line) => s[seat] += &format!("{line}\n"),
+                Msg::Spectators(line) => s[2] += &format!("{line}\n"),
+                Msg::Pause(_) => {}
+            }
+        }
+        s.map(|t| match t.rfind("   A  B  C  D  E  F  G  H\n") {
+            Some(i) => t[i + 26..].to_string(),
+            None => t,
+        })
+    }
+
+    /// The streams after white's last move `line` in the position `fen`; the game must be over.
+    fn last_move(protocol: &str, fen: &str, line: &str) -> [String; 3] {
+        let mut g = game(protocol, fen);
+        let mut out = Outbox::default();
+        assert_eq!(g.on_line(0, line, &mut out), Ok(Step::Done));
+        assert_eq!(g.awaiting(), [false, false]);
+        streams(&mut out)
+    }
+
+    #[test]
+    fn the_servers_end_when_a_side_has_no_pieces() {
+        let [w, b, s] = last_move("server", "W:W22:B18", "6c 4e");
+        let tail = "I bianchi vincono la partita!\n\nGame Over ;)\n\n";
+        assert_eq!(w, format!("\n{tail}"));
+        assert_eq!(b, format!("\nNon hai più pedine disponibili.\n{tail}"));
+        assert_eq!(s, w);
+    }
+
+    #[test]
+    fn the_servers_end_when_a_side_cannot_move() {
+        let stuck = "W:W18,21,22,29,30:B25";
+        let [w, b, s] = last_move("server", stuck, "5D 4E");
+        let tail = "I bianchi vincono la partita!\n\nGame Over ;)\n\n";
+        let told = "I neri non hanno più mosse disponibili.\n";
+        assert_eq!(w, format!("\n{told}{tail}"));
+        assert_eq!(b, format!("\nNon hai più mosse disponibili.\n{tail}"));
+        assert_eq!(s, w);
+        // The documented stream says it its own way.
+        let [w, b, _] = last_move("docs", stuck, "5D 4E");
+        let tail = "I bianchi vincono la partita!\nGame Over ;)\n";
+        assert_eq!(w, format!("\n{tail}"));
+        assert_eq!(b, format!("\nNon hai più mosse disponibili.\n{tail}"));
+    }
+
+    #[test]
+    fn refusals_on_the_server_stream() {
+        // White must capture 6C x 5D; the server would take a plain step.
+        let mut g = game("server", "W:W22,21:B18,1");
+        let mut out = Outbox::default();
+        let prompt = format!("{}\n{}\n", PROMPT[0], PROMPT[1]);
+        let tries = [
+            ("6A", "\nMossa non valida riprova!\n"),
+            ("6A\t5B", "\nMossa non valida riprova!\n"),
+            (
+                "1B 2A",
+                "\nNon hai selezionato una tua pedina!\nRicorda che sei i bianchi.\n",
+            ),
+            (
+                "6a 5b",
+                "\nMossa non valida!\nLa presa è obbligatoria (regole FID).\n",
+            ),
+        ];
+        g.retries = 9;
+        g.tries_left = 9;
+        for (line, said) in tries {
+            assert_eq!(g.on_line(0, line, &mut out), Ok(Step::Retry), "{line}");
+            let [w, b, s] = streams(&mut out);
+            assert_eq!(w, format!("{said}{prompt}"), "{line}");
+            assert_eq!((b.as_str(), s.as_str()), ("", ""));
+        }
+        // Out of tries: the reason, no prompt, and the fault.
+        g.tries_left = 0;
+        let f = g.on_line(0, "6a 5b", &mut out).unwrap_err();
+        assert_eq!(f.kind, FaultKind::Illegal);
+        let [w, _, _] = streams(&mut out);
+        assert_eq!(
+            w,
+            "\nMossa non valida!\nLa presa è obbligatoria (regole FID).\n"
+        );
+        g.on_fault(0, &f, &mut out);
+        let [w, b, s] = streams(&mut out);
+        assert_eq!(w, "Game Over ;)\n\n");
+        assert_eq!(
+            b,
+            "\nI binachi hanno abbandonato la partita.\nI neri vincono la partita!\n\n\
+             Game Over ;)\n\n"
+        );
+        assert_eq!(s, "Game Over ;)\n\n");
+    }
+}

@@ -202,5 +202,14 @@ mod tests {
             refused(&b, "3B 6E").unwrap(),
             "Spostamento 3B -> 6E non valido!|Le righe sono troppo distanti."
         );
+        // A king taking four pieces round a square lands on its starting square again: FID
+        // (and arena) allow it, the server finds that square still occupied.
+        let b = Board::from_fen("W:WK18:B14,6,7,15").unwrap();
+        let round = crate::games::dama::rules::parse_move("5D 3B 1D 3F 5D").unwrap();
+        assert!(b.is_legal(&round));
+        assert_eq!(
+            refused(&b, "5D 3B 1D 3F 5D").unwrap(),
+            "Cattura 3F -> 5D non valida!|La posizione scelta è gia occupata."
+        );
     }
 }
