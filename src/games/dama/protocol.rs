@@ -329,7 +329,11 @@ impl Game for Dama {
             return self.end(out, Some(other(seat)));
         }
         // The server tells the one who timed out, tells its opponent who left and who won
-        // (writing `binachi`, sic), and the spectators only that the game is over.
+        // (writing `binachi`, sic), and the spectators only that the game is over. The game
+        // ends at the first failure: a second one (both bots failing) adds nothing.
+        if self.over {
+            return;
+        }
         self.over = true;
         if fault.kind == FaultKind::Timeout {
             out.to(seat, "");
