@@ -1,5 +1,8 @@
-//! dama over Code Colosseum's text protocol: the seed document's example streams, retries after an
-//! invalid move, and the end-of-game messages.
+//! dama over Code Colosseum's text protocol. The default stream is the live server's: a captured
+//! game replayed byte for byte, a bot written from the server's behaviour playing full games, and
+//! the server's answers to invalid moves. The seed document's stream (`-a protocol=docs`): its
+//! example streams, retries after an invalid move, the end-of-game messages, and old logs (made
+//! before the parameter existed) replaying with it.
 
 mod common;
 
@@ -60,6 +63,8 @@ fn opening(extra: &[&str], retries: &str) -> (String, String, String, serde_json
             "PlayerA,PlayerB",
         ])
         .args([
+            "-a",
+            "protocol=docs",
             "-a",
             retries,
             "--timeout",
@@ -149,6 +154,7 @@ fn built_in_bots_play_dama_to_an_end() {
     let dir = tempfile::tempdir().unwrap();
     let a = arena()
         .args(["duel", "builtin:search", "builtin:random", "-g", "dama"])
+        .args(["-a", "protocol=docs"])
         .args(["--games", "2", "--seed", "4", "--json", "--out"])
         .arg(dir.path())
         .assert()
@@ -165,4 +171,330 @@ fn built_in_bots_play_dama_to_an_end() {
             .success()
             .stdout(predicate::str::ends_with("Game Over ;)\n"));
     }
+}
+
+// ---- The live server's stream (the default) ----
+
+/// One `< b'...'` or `> b'...'` line of a capture: Python's bytes literal, decoded.
+fn py_bytes(literal: &str) -> Vec<u8> {
+    let body = literal
+        .strip_prefix('b')
+        .and_then(|l| {
+            let q = l.chars().next()?;
+            l.strip_prefix(q)?.strip_suffix(q)
+        })
+        .unwrap_or_else(|| panic!("not a bytes literal: {literal}"));
+    let mut out = Vec::new();
+    let mut chars = body.bytes();
+    while let Some(b) = chars.next() {
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        match chars.next() {
+            Some(b'n') => out.push(b'\n'),
+            Some(b'r') => out.push(b'\r'),
+            Some(b't') => out.push(b'\t'),
+            Some(b'x') => {
+                let hex: String = [chars.next().unwrap(), chars.next().unwrap()]
+                    .iter()
+                    .map(|&c| c as char)
+                    .collect();
+                out.push(u8::from_str_radix(&hex, 16).unwrap());
+            }
+            Some(c) => out.push(c),
+            None => panic!("a lone backslash in {literal}"),
+        }
+    }
+    out
+}
+
+/// The captured game: what the client (white) received, what it sent, and what its opponent
+/// (the server's bot, black) played, read from the `Attendi il tuo turno!` lines.
+struct Capture {
+    received: Vec<u8>,
+    white: Vec<String>,
+    black: Vec<String>,
+}
+
+fn capture() -> Capture {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/dama/cc-dama-live-stream.log"),
+    )
+    .unwrap();
+    let mut c = Capture {
+        received: Vec::new(),
+        white: Vec::new(),
+        black: Vec::new(),
+    };
+    let mut after_wait = false;
+    for line in text.lines() {
+        let (dir, lit) = line.split_at(2);
+        let bytes = py_bytes(lit);
+        match dir {
+            "> " => c
+                .white
+                .push(String::from_utf8(bytes).unwrap().trim().to_string()),
+            "< " if bytes == b"<EOF>" => {} // the capture's marker for the end of the stream
+            "< " => {
+                if after_wait {
+                    c.black
+                        .push(String::from_utf8(bytes.clone()).unwrap().trim().to_string());
+                }
+                after_wait = bytes == b"Attendi il tuo turno!\n";
+                c.received.extend(bytes);
+            }
+            _ => panic!("unexpected capture line {line}"),
+        }
+    }
+    c
+}
+
+/// The capture's bytes up to and including the `n`th time (from 1) that `line` arrived.
+fn through(received: &[u8], line: &[u8], n: usize) -> Vec<u8> {
+    let mut at = 0;
+    for _ in 0..n {
+        let found = received[at..]
+            .windows(line.len())
+            .position(|w| w == line)
+            .expect("in the capture");
+        at += found + line.len();
+    }
+    received[..at].to_vec()
+}
+
+struct Played {
+    white: Vec<u8>,
+    black: String,
+    spectators: String,
+    record: serde_json::Value,
+}
+
+/// A duel of two `dama_script.py` bots with the capture's names, on the default stream.
+fn play_scripted(white_moves: &[String], black_moves: &[String]) -> Played {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = |n: &str| dir.path().join(n);
+    let white = bot(
+        "dama_script.py",
+        &format!("{} '{}'", rec("w").display(), white_moves.join("|")),
+    );
+    let black = bot(
+        "dama_script.py",
+        &format!("{} '{}'", rec("b").display(), black_moves.join("|")),
+    );
+    let spectator = format!("sh -c 'cat > {}'", rec("s").display());
+    let a = arena()
+        .args(["duel", &white, &black, "--game", "dama"])
+        .args(["--names", "ccdamaclient,ServerBot$0", "--timeout", "1"])
+        .args(["--json", "--spectate", &spectator, "--out"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .success();
+    Played {
+        white: std::fs::read(rec("w")).unwrap(),
+        black: std::fs::read_to_string(rec("b")).unwrap(),
+        spectators: std::fs::read_to_string(rec("s")).unwrap(),
+        record: json_records(&a.get_output().stdout).remove(0),
+    }
+}
+
+const PROMPT_END: &[u8] = b"Es > 6A 5B oppure 6A 4C 2A oppure 6A 4C 2A ...\n";
+
+/// The capture, byte for byte, as far as FID rules let it go. The server's bot plays its 13th
+/// move `4C 6A`, a capture that could go on to 8C: the server takes it, FID rules (and arena)
+/// do not (a multiple capture must be completed), so the game cannot be replayed past it. Here
+/// the client stops answering at its 13th turn instead, the last one before that move, and gets
+/// exactly the bytes the capture shows, up to that prompt and after its own last prompt.
+#[test]
+fn the_captured_live_game_replays_byte_for_byte() {
+    let cap = capture();
+    assert_eq!(cap.white.len(), 25, "the client's moves");
+    assert_eq!(cap.black.len(), 25, "the server bot's moves");
+    assert_eq!(cap.black[12], "4C 6A");
+    let p = play_scripted(&cap.white[..12], &cap.black[..12]);
+    assert_eq!(p.record["reason"], "timeout", "{}", p.record);
+    assert_eq!(p.record["winner"], 1);
+    assert_eq!(p.record["plies"], 24);
+    let mut expect = through(&cap.received, PROMPT_END, 13);
+    let last_prompt = through(&cap.received, PROMPT_END, 26).len();
+    assert_eq!(
+        &cap.received[last_prompt..],
+        b"\nTempo scaduto, hai esaurito il tempo per fare una mossa!\nGame Over ;)\n\n"
+    );
+    expect.extend(&cap.received[last_prompt..]);
+    assert!(
+        p.white == expect,
+        "white's stream differs from the capture; arena sent:\n{}",
+        String::from_utf8_lossy(&p.white)
+    );
+
+    // Black and the spectators, as the server's source writes them.
+    let (b, s) = (&p.black, &p.spectators);
+    let start = format!(
+        "ccdamaclient\nServerBot$0\nAvvio la partita di dama...\n\n{}\n",
+        board(START)
+    );
+    assert!(
+        b.starts_with(&format!(
+            "{start}Sei i Neri\nAttendi il tuo turno!\n6G 5F \n\n{HEADER}"
+        )),
+        "{b}"
+    );
+    assert_eq!(b.matches("Turno nero!\nInserisci").count(), 12);
+    assert_eq!(b.matches("Attendi il tuo turno!\n").count(), 13);
+    assert!(b.contains("Attendi il tuo turno!\n5B 3D \n\n"), "{b}");
+    assert!(
+        b.ends_with(
+            "Attendi il tuo turno!\n\nI binachi hanno abbandonato la partita.\nI neri vincono \
+             la partita!\n\nGame Over ;)\n\n"
+        ),
+        "{b}"
+    );
+    assert!(
+        s.starts_with(&format!(
+            "{start}Il giocatore ccdamaclient è i bianchi e il giocatore ServerBot$0 è i \
+             neri.\nTurno bianco!\n\n{HEADER}"
+        )),
+        "{s}"
+    );
+    assert_eq!(s.matches("Turno bianco!\n\n").count(), 12);
+    assert_eq!(s.matches("Turno nero!\n\n").count(), 12);
+    assert!(!s.contains("Inserisci") && !s.contains("Attendi") && !s.contains("Sei i"));
+    assert!(s.ends_with("Turno bianco!\nGame Over ;)\n\n"), "{s}");
+}
+
+/// Played on to the server bot's unfinished capture: arena refuses it and says why, in the
+/// server's manner; the bot, like the server's, does not try again and loses on time. Up to the
+/// refusal the client's stream is still the capture's.
+#[test]
+fn the_server_bots_unfinished_capture_is_refused_with_the_reason() {
+    let cap = capture();
+    let p = play_scripted(&cap.white[..13], &cap.black[..13]);
+    assert_eq!(p.record["reason"], "timeout", "{}", p.record);
+    assert_eq!(p.record["winner"], 0);
+    assert_eq!(p.record["plies"], 25);
+    let mut expect = through(&cap.received, b"Attendi il tuo turno!\n", 13);
+    expect.extend(b"\nI neri hanno abbandonato la partita.\nI bianchi vincono la partita!\n\n");
+    expect.extend(b"Game Over ;)\n\n");
+    assert!(
+        p.white == expect,
+        "arena sent:\n{}",
+        String::from_utf8_lossy(&p.white)
+    );
+    let refused = format!(
+        "Turno nero!\n{}\n\nMossa non valida!\nLa presa multipla va completata (regole FID).\n{}\n\n\
+         Tempo scaduto, hai esaurito il tempo per fare una mossa!\nGame Over ;)\n\n",
+        &PROMPT[PROMPT.find("Inserisci").unwrap()..PROMPT.len() - 1],
+        &PROMPT[PROMPT.find("Inserisci").unwrap()..PROMPT.len() - 1],
+    );
+    assert!(p.black.ends_with(&refused), "{}", p.black);
+}
+
+/// `dama_live.py` plays the live stream as a real bot does (its colour from `Sei i ...`, the
+/// position from the drawn boards, every relayed move checked) and stops with an error on any
+/// line it does not expect; at a clean end it writes one `ok` line to its result file.
+fn live_games(opponent: Option<&str>, games: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let live = bot("dama_live.py", &results.display().to_string());
+    let other = opponent.map_or(live.clone(), str::to_string);
+    let a = arena()
+        .args(["duel", &live, &other, "-g", "dama", "--seed", "7"])
+        .args(["--games", &games.to_string(), "--json", "--out"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .success();
+    let records = json_records(&a.get_output().stdout);
+    assert_eq!(records.len(), games);
+    for r in &records {
+        assert!(
+            matches!(r["reason"].as_str(), Some("normal" | "draw" | "limit")),
+            "{r}"
+        );
+        assert!(r["faulted"].is_null(), "{r}");
+    }
+    let ok = std::fs::read_to_string(&results).unwrap();
+    let live_seats = if opponent.is_some() { 1 } else { 2 };
+    assert_eq!(ok.lines().count(), games * live_seats, "{ok}");
+    assert!(ok.lines().all(|l| l.starts_with("ok ")), "{ok}");
+}
+
+#[test]
+fn a_bot_written_for_the_live_stream_plays_full_games_against_random() {
+    live_games(Some("builtin:random"), 4);
+}
+
+#[test]
+fn a_bot_written_for_the_live_stream_plays_itself() {
+    live_games(None, 2);
+}
+
+/// A log written before the `protocol` parameter existed has none in its header: it was played
+/// with the seed document's stream, and replays (the referee re-checking every line) as such.
+#[test]
+fn an_old_log_without_the_protocol_replays_as_docs() {
+    let dir = tempfile::tempdir().unwrap();
+    arena()
+        .args(["duel", "builtin:search", "builtin:random", "-g", "dama"])
+        .args(["-a", "protocol=docs", "--seed", "5", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let log = game_log(dir.path(), 1);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
+    let params = header["header"]["params"].as_object_mut().unwrap();
+    assert_eq!(params.remove("protocol").unwrap(), "docs");
+    let old = dir.path().join("old.jsonl");
+    std::fs::write(&old, format!("{header}\n{rest}")).unwrap();
+    arena()
+        .arg("replay")
+        .arg(&old)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Turno bianco!\n\n\n"))
+        .stdout(predicate::str::contains("Il giocatore").not())
+        .stdout(predicate::str::ends_with("Game Over ;)\n"));
+    // The same log saying `server` is not what was played: the replay finds the difference.
+    params_set(&old, "server");
+    arena().arg("replay").arg(&old).assert().failure();
+}
+
+/// Rewrite a log's header with `protocol` set to `value`.
+fn params_set(log: &std::path::Path, value: &str) {
+    let text = std::fs::read_to_string(log).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
+    header["header"]["params"]["protocol"] = value.into();
+    std::fs::write(log, format!("{header}\n{rest}")).unwrap();
+}
+
+#[test]
+fn a_server_stream_game_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    arena()
+        .args(["duel", "builtin:search", "builtin:random", "-g", "dama"])
+        .args(["--seed", "5", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let log = game_log(dir.path(), 1);
+    let head = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        head.lines()
+            .next()
+            .unwrap()
+            .contains(r#""protocol":"server""#)
+    );
+    arena()
+        .arg("replay")
+        .arg(&log)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Il giocatore search è i bianchi e il giocatore random è i neri.\nTurno bianco!\n",
+        ))
+        .stdout(predicate::str::ends_with("Game Over ;)\n\n"));
 }

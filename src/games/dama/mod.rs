@@ -3,6 +3,7 @@
 mod picture;
 mod protocol;
 pub mod rules;
+mod server;
 
 use super::{GameInfo, ParamKind, ParamSpec, position};
 
@@ -11,6 +12,17 @@ pub static INFO: GameInfo = GameInfo {
     summary: "Italian draughts (FID rules) over Code Colosseum's text protocol",
     description: include_str!("description.md"),
     params: &[
+        ParamSpec {
+            name: "protocol",
+            help: "the stream players and spectators get: `server`, byte for byte what Code \
+                   Colosseum's live server sends (every real bot was written against it), or \
+                   `docs`, what its dama description shows (see above for the differences)",
+            kind: ParamKind::Choice {
+                default: "server",
+                choices: &["server", "docs"],
+                before: "docs",
+            },
+        },
         ParamSpec {
             name: "retries",
             help: "invalid moves a player may retry per turn, within the same deadline, before losing",
@@ -48,6 +60,11 @@ pub static INFO: GameInfo = GameInfo {
     ],
     timeout: 3.0,
     startup_timeout: 10.0,
-    create: |params, seating| Ok(Box::new(protocol::Dama::new(params, seating.names.clone()))),
+    create: |params, seating| {
+        Ok(Box::new(protocol::Dama::new(
+            params,
+            seating.names.clone(),
+        )?))
+    },
     perft: Some(position::perft_of::<rules::Board>),
 };

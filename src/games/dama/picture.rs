@@ -50,7 +50,7 @@ mod tests {
     #[test]
     fn moves_and_captures_are_marked() {
         let params = Params::resolve(super::super::INFO.params, []).unwrap();
-        let mut game = Dama::new(&params, ["alpha".into(), "beta".into()]);
+        let mut game = Dama::new(&params, ["alpha".into(), "beta".into()]).unwrap();
         let mut out = Outbox::default();
         game.start(&mut out);
         assert_eq!(cells(game.picture().grid()), START);

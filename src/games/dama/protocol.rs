@@ -1,10 +1,16 @@
 //! dama over Code Colosseum's text protocol: Italian messages, the board drawn after every move,
 //! and another try (up to `retries`) after an invalid move, within the same deadline.
+//!
+//! Two streams: `server` (the default), byte for byte what Code Colosseum's live server sends
+//! (its `instance.rs` and `logic.rs`, and a capture of it), which every real bot was written
+//! against; and `docs`, what the seed document's description shows, which arena followed before
+//! the parameter existed (old logs replay with it).
 
 use rand_chacha::ChaCha8Rng;
 
 use super::picture::COLOURS;
-use super::rules::{Board, Move, parse_move};
+use super::rules::{Board, Move, parse_move, square_name};
+use super::server;
 use crate::games::picture::{Board as Drawing, Picture};
 use crate::games::position::{Position, builtin_move};
 use crate::games::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Step, other};
@@ -15,6 +21,26 @@ const PROMPT: [&str; 2] = [
 ];
 const INVALID: &str = "Mossa non valida riprova!";
 const GAME_OVER: &str = "Game Over ;)";
+const TIMED_OUT: &str = "Tempo scaduto, hai esaurito il tempo per fare una mossa!";
+
+/// Which stream the players and spectators get.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// What Code Colosseum's live server sends.
+    Server,
+    /// What the seed document describes.
+    Docs,
+}
+
+impl Stream {
+    pub fn from_param(value: &str) -> Result<Stream, String> {
+        match value {
+            "server" => Ok(Stream::Server),
+            "docs" => Ok(Stream::Docs),
+            other => Err(format!("protocol: expected server or docs, got '{other}'")),
+        }
+    }
+}
 
 /// Seat 0 has the white pieces and moves first.
 fn side(seat: Seat) -> (&'static str, &'static str) {
@@ -25,6 +51,7 @@ fn side(seat: Seat) -> (&'static str, &'static str) {
 }
 
 pub struct Dama {
+    stream: Stream,
     pos: Board,
     names: [String; 2],
     retries: u32,
@@ -39,9 +66,10 @@ pub struct Dama {
 }
 
 impl Dama {
-    pub fn new(params: &Params, names: [String; 2]) -> Self {
+    pub fn new(params: &Params, names: [String; 2]) -> Result<Self, String> {
         let retries = params.int("retries") as u32;
-        Dama {
+        Ok(Dama {
+            stream: Stream::from_param(params.text("protocol"))?,
             pos: Board::start().with_max_plies(params.int("max_moves") as u32),
             names,
             retries,
@@ -50,7 +78,7 @@ impl Dama {
             over: false,
             last_refusal: None,
             last: None,
-        }
+        })
     }
 
     fn board(&self, out: &mut Outbox) {
@@ -59,18 +87,157 @@ impl Dama {
         }
     }
 
-    /// Announce the turn; the mover is asked for its move, the others get a blank line in its
-    /// place (as the seed's example streams show).
+    /// Announce the turn; the mover is asked for its move. On the server the other player is
+    /// told to wait and the spectators get the `Turno` line; in the seed's description everyone
+    /// gets the `Turno` line, the mover `E' il tuo turno.` and a blank line before the prompt,
+    /// and the others a blank line in its place.
     fn turn(&mut self, out: &mut Outbox) {
         let mover = self.pos.to_move();
-        out.everyone(&format!("Turno {}!", side(mover).0));
+        self.tries_left = self.retries;
+        let turn = format!("Turno {}!", side(mover).0);
+        if self.stream == Stream::Server {
+            out.to(mover, &turn);
+            out.to(mover, PROMPT[0]);
+            out.to(mover, PROMPT[1]);
+            out.to(other(mover), "Attendi il tuo turno!");
+            out.spectators(&turn);
+            return;
+        }
+        out.everyone(&turn);
         out.to(mover, "E' il tuo turno.");
         out.to(mover, "");
         out.to(mover, PROMPT[0]);
         out.to(mover, PROMPT[1]);
         out.to(other(mover), "");
         out.spectators("");
-        self.tries_left = self.retries;
+    }
+
+    /// The end of a game played out. The server, checking before each turn, tells the side to
+    /// move that it has no pieces or no moves left, and the others which side has no moves.
+    fn end_played(&mut self, out: &mut Outbox, winner: Option<Seat>) {
+        if self.stream == Stream::Docs {
+            if let Some(w) = winner {
+                let loser = other(w);
+                out.to(
+                    loser,
+                    if self.pos.grid().count()[loser] == [0, 0] {
+                        "Non hai più pedine disponibili."
+                    } else {
+                        "Non hai più mosse disponibili."
+                    },
+                );
+            }
+            return self.end(out, winner);
+        }
+        self.over = true;
+        match winner {
+            Some(w) => {
+                let loser = other(w);
+                let wins = format!("I {} vincono la partita!", side(w).1);
+                if self.pos.grid().count()[loser] == [0, 0] {
+                    out.to(loser, "Non hai più pedine disponibili.");
+                } else {
+                    out.to(loser, "Non hai più mosse disponibili.");
+                    let stuck = format!("I {} non hanno più mosse disponibili.", side(loser).1);
+                    out.to(w, &stuck);
+                    out.spectators(&stuck);
+                }
+                out.everyone(&wins);
+            }
+            None => out.everyone("La partita è patta."),
+        }
+        out.everyone("");
+        out.everyone(GAME_OVER);
+        out.everyone("");
+    }
+
+    /// A line refused: what the player is told, then (with tries left) the prompt again.
+    fn refuse(
+        &mut self,
+        seat: Seat,
+        refusal: Fault,
+        why: &[String],
+        out: &mut Outbox,
+    ) -> Result<Step, Fault> {
+        let server = self.stream == Stream::Server;
+        if self.tries_left == 0 {
+            if server {
+                // The server would ask again; arena's tries are used up, so only say why.
+                out.to(seat, "");
+                for line in why {
+                    out.to(seat, line);
+                }
+            }
+            return Err(match self.last_refusal.take() {
+                // Say what the last try was, and that earlier ones failed too.
+                Some(_) if self.retries > 0 => Fault::new(
+                    refusal.kind,
+                    format!("{} (after {} invalid tries)", refusal.detail, self.retries),
+                ),
+                _ => refusal,
+            });
+        }
+        self.tries_left -= 1;
+        self.last_refusal = Some(refusal);
+        if server {
+            out.to(seat, "");
+            for line in why {
+                out.to(seat, line);
+            }
+        } else {
+            out.to(seat, INVALID);
+            out.to(seat, "");
+        }
+        out.to(seat, PROMPT[0]);
+        out.to(seat, PROMPT[1]);
+        Ok(Step::Retry)
+    }
+
+    /// Why arena refuses a move the server would take: its rules are FID's, the server's are
+    /// looser (no compulsory capture, a capture may stop early, no precedence among captures).
+    fn fid_reason(&self, mv: &Move) -> String {
+        let legal = self.pos.legal_moves();
+        if !mv.is_capture() && legal.iter().any(Move::is_capture) {
+            "La presa è obbligatoria (regole FID).".into()
+        } else if legal.iter().any(|m| m.path.starts_with(&mv.path)) {
+            "La presa multipla va completata (regole FID).".into()
+        } else {
+            "Va scelta la presa che vale di più: più pezzi, poi con la dama, poi più dame, poi la \
+             dama incontrata prima (regole FID)."
+                .into()
+        }
+    }
+
+    /// Play a legal move and tell everyone.
+    fn play(&mut self, mv: Move, out: &mut Outbox) {
+        let mover = self.pos.to_move();
+        self.pos.play(&mv);
+        if self.stream == Stream::Server {
+            let mut echo = String::new();
+            for &sq in &mv.path {
+                echo.push_str(&square_name(sq));
+                echo.push(' ');
+            }
+            out.to(other(mover), echo);
+        }
+        self.last = Some(mv);
+        out.everyone("");
+        self.board(out);
+        out.everyone("");
+        match self.pos.outcome() {
+            Some(o) => {
+                let winner = match o.scores {
+                    [a, b] if a > b => Some(0),
+                    [a, b] if b > a => Some(1),
+                    _ => None,
+                };
+                self.end_played(out, winner);
+            }
+            None => {
+                out.pause(self.pace);
+                self.turn(out);
+            }
+        }
     }
 
     fn end(&mut self, out: &mut Outbox, winner: Option<Seat>) {
@@ -93,6 +260,12 @@ impl Game for Dama {
         out.everyone("");
         out.to(0, "Sei i Bianchi");
         out.to(1, "Sei i Neri");
+        if self.stream == Stream::Server {
+            out.spectators(format!(
+                "Il giocatore {} è i bianchi e il giocatore {} è i neri.",
+                self.names[0], self.names[1]
+            ));
+        }
         self.turn(out);
     }
 
@@ -105,75 +278,78 @@ impl Game for Dama {
     }
 
     fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
-        let line = line.trim();
-        let refusal = match parse_move(line) {
-            Err(why) => Fault::protocol(format!("sent '{line}': {why}")),
-            Ok(mv) => {
-                if self.pos.is_legal(&mv) {
-                    self.pos.play(&mv);
-                    self.last = Some(mv);
-                    out.everyone("");
-                    self.board(out);
-                    out.everyone("");
-                    match self.pos.outcome() {
-                        Some(o) => {
-                            let winner = match o.scores {
-                                [a, b] if a > b => Some(0),
-                                [a, b] if b > a => Some(1),
-                                _ => None,
-                            };
-                            if let Some(w) = winner {
-                                let loser = other(w);
-                                out.to(
-                                    loser,
-                                    if self.pos.grid().count()[loser] == [0, 0] {
-                                        "Non hai più pedine disponibili."
-                                    } else {
-                                        "Non hai più mosse disponibili."
-                                    },
-                                );
-                            }
-                            self.end(out, winner);
-                        }
-                        None => {
-                            out.pause(self.pace);
-                            self.turn(out);
-                        }
-                    }
-                    return Ok(Step::Done);
-                }
-                Fault::illegal(format!("sent '{line}', which is not a legal move here"))
-            }
-        };
-        if self.tries_left == 0 {
-            let _ = seat;
-            return Err(match self.last_refusal.take() {
-                // Say what the last try was, and that earlier ones failed too.
-                Some(_) if self.retries > 0 => Fault::new(
-                    refusal.kind,
-                    format!("{} (after {} invalid tries)", refusal.detail, self.retries),
+        if self.stream == Stream::Docs {
+            let line = line.trim();
+            return match parse_move(line) {
+                Err(why) => self.refuse(
+                    seat,
+                    Fault::protocol(format!("sent '{line}': {why}")),
+                    &[],
+                    out,
                 ),
-                _ => refusal,
-            });
+                Ok(mv) if self.pos.is_legal(&mv) => {
+                    self.play(mv, out);
+                    Ok(Step::Done)
+                }
+                Ok(_) => self.refuse(
+                    seat,
+                    Fault::illegal(format!("sent '{line}', which is not a legal move here")),
+                    &[],
+                    out,
+                ),
+            };
         }
-        self.tries_left -= 1;
-        self.last_refusal = Some(refusal);
-        out.to(seat, INVALID);
-        out.to(seat, "");
-        out.to(seat, PROMPT[0]);
-        out.to(seat, PROMPT[1]);
-        Ok(Step::Retry)
+        // The server's reading, and its own words for what it refuses.
+        let shown = line.trim();
+        let Some(path) = server::parse(line) else {
+            let fault = Fault::protocol(format!(
+                "sent '{shown}': not two or more squares like 6A separated by spaces"
+            ));
+            return self.refuse(seat, fault, &[INVALID.to_string()], out);
+        };
+        let mv = Move::new(path.iter().map(|&sq| server::index(sq)).collect());
+        if self.pos.is_legal(&mv) {
+            self.play(mv, out);
+            return Ok(Step::Done);
+        }
+        let why = match server::refusal(&self.pos, seat, &path) {
+            Some(lines) => lines.to_vec(),
+            None => vec!["Mossa non valida!".to_string(), self.fid_reason(&mv)],
+        };
+        let fault = Fault::illegal(format!("sent '{shown}', which is not a legal move here"));
+        self.refuse(seat, fault, &why, out)
     }
 
     fn on_fault(&mut self, seat: Seat, fault: &Fault, out: &mut Outbox) {
-        if fault.kind == FaultKind::Timeout {
-            out.to(
-                seat,
-                "Tempo scaduto, hai esaurito il tempo per fare una mossa!",
-            );
+        if self.stream == Stream::Docs {
+            if fault.kind == FaultKind::Timeout {
+                out.to(seat, TIMED_OUT);
+            }
+            out.everyone(&format!("I {} hanno abbandonato la partita.", side(seat).1));
+            return self.end(out, Some(other(seat)));
         }
-        out.everyone(&format!("I {} hanno abbandonato la partita.", side(seat).1));
-        self.end(out, Some(other(seat)));
+        // The server tells the one who timed out, tells its opponent who left and who won
+        // (writing `binachi`, sic), and the spectators only that the game is over. The game
+        // ends at the first failure: a second one (both bots failing) adds nothing.
+        if self.over {
+            return;
+        }
+        self.over = true;
+        if fault.kind == FaultKind::Timeout {
+            out.to(seat, "");
+            out.to(seat, TIMED_OUT);
+        }
+        let opponent = other(seat);
+        let left = ["binachi", "neri"][seat];
+        out.to(opponent, "");
+        out.to(opponent, format!("I {left} hanno abbandonato la partita."));
+        out.to(
+            opponent,
+            format!("I {} vincono la partita!", side(opponent).1),
+        );
+        out.to(opponent, "");
+        out.everyone(GAME_OVER);
+        out.everyone("");
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -210,5 +386,114 @@ impl Game for Dama {
             board: Drawing::Grid(self.pos.picture(self.last.as_ref())),
             notes,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Msg;
+
+    fn game(protocol: &str, fen: &str) -> Dama {
+        let params = Params::resolve(super::super::INFO.params, [("protocol", protocol)]).unwrap();
+        let mut g = Dama::new(&params, ["w".into(), "b".into()]).unwrap();
+        g.pos = Board::from_fen(fen).unwrap();
+        g
+    }
+
+    /// What each of white, black and the spectators received, after the board (if any).
+    fn streams(out: &mut Outbox) -> [String; 3] {
+        let mut s: [String; 3] = Default::default();
+        for m in out.take() {
+            match m {
+                Msg::To(seat, line) => s[seat] += &format!("{line}\n"),
+                Msg::Spectators(line) => s[2] += &format!("{line}\n"),
+                Msg::Pause(_) => {}
+            }
+        }
+        s.map(|t| match t.rfind("   A  B  C  D  E  F  G  H\n") {
+            Some(i) => t[i + 26..].to_string(),
+            None => t,
+        })
+    }
+
+    /// The streams after white's last move `line` in the position `fen`; the game must be over.
+    fn last_move(protocol: &str, fen: &str, line: &str) -> [String; 3] {
+        let mut g = game(protocol, fen);
+        let mut out = Outbox::default();
+        assert_eq!(g.on_line(0, line, &mut out), Ok(Step::Done));
+        assert_eq!(g.awaiting(), [false, false]);
+        streams(&mut out)
+    }
+
+    #[test]
+    fn the_servers_end_when_a_side_has_no_pieces() {
+        let [w, b, s] = last_move("server", "W:W22:B18", "6c 4e");
+        let tail = "I bianchi vincono la partita!\n\nGame Over ;)\n\n";
+        assert_eq!(w, format!("\n{tail}"));
+        assert_eq!(b, format!("\nNon hai più pedine disponibili.\n{tail}"));
+        assert_eq!(s, w);
+    }
+
+    #[test]
+    fn the_servers_end_when_a_side_cannot_move() {
+        let stuck = "W:W18,21,22,29,30:B25";
+        let [w, b, s] = last_move("server", stuck, "5D 4E");
+        let tail = "I bianchi vincono la partita!\n\nGame Over ;)\n\n";
+        let told = "I neri non hanno più mosse disponibili.\n";
+        assert_eq!(w, format!("\n{told}{tail}"));
+        assert_eq!(b, format!("\nNon hai più mosse disponibili.\n{tail}"));
+        assert_eq!(s, w);
+        // The documented stream says it its own way.
+        let [w, b, _] = last_move("docs", stuck, "5D 4E");
+        let tail = "I bianchi vincono la partita!\nGame Over ;)\n";
+        assert_eq!(w, format!("\n{tail}"));
+        assert_eq!(b, format!("\nNon hai più mosse disponibili.\n{tail}"));
+    }
+
+    #[test]
+    fn refusals_on_the_server_stream() {
+        // White must capture 6C x 5D; the server would take a plain step.
+        let mut g = game("server", "W:W22,21:B18,1");
+        let mut out = Outbox::default();
+        let prompt = format!("{}\n{}\n", PROMPT[0], PROMPT[1]);
+        let tries = [
+            ("6A", "\nMossa non valida riprova!\n"),
+            ("6A\t5B", "\nMossa non valida riprova!\n"),
+            (
+                "1B 2A",
+                "\nNon hai selezionato una tua pedina!\nRicorda che sei i bianchi.\n",
+            ),
+            (
+                "6a 5b",
+                "\nMossa non valida!\nLa presa è obbligatoria (regole FID).\n",
+            ),
+        ];
+        g.retries = 9;
+        g.tries_left = 9;
+        for (line, said) in tries {
+            assert_eq!(g.on_line(0, line, &mut out), Ok(Step::Retry), "{line}");
+            let [w, b, s] = streams(&mut out);
+            assert_eq!(w, format!("{said}{prompt}"), "{line}");
+            assert_eq!((b.as_str(), s.as_str()), ("", ""));
+        }
+        // Out of tries: the reason, no prompt, and the fault.
+        g.tries_left = 0;
+        let f = g.on_line(0, "6a 5b", &mut out).unwrap_err();
+        assert_eq!(f.kind, FaultKind::Illegal);
+        let [w, _, _] = streams(&mut out);
+        assert_eq!(
+            w,
+            "\nMossa non valida!\nLa presa è obbligatoria (regole FID).\n"
+        );
+        g.on_fault(0, &f, &mut out);
+        let [w, b, s] = streams(&mut out);
+        assert_eq!(w, "Game Over ;)\n\n");
+        assert_eq!(
+            b,
+            "\nI binachi hanno abbandonato la partita.\nI neri vincono la partita!\n\n\
+             Game Over ;)\n\n"
+        );
+        assert_eq!(s, "Game Over ;)\n\n");
     }
 }
