@@ -32,6 +32,7 @@ pub static INFO: GameInfo = GameInfo {
     ],
     timeout: 0.15,
     startup_timeout: 1.0,
+    framing: crate::bot::framing::Framing::Lines,
     create: |params, seating| Ok(Box::new(protocol::Loa::new(params, seating))),
     perft: Some(position::perft_of::<rules::Board>),
 };
