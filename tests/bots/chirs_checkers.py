@@ -10,30 +10,12 @@ from the board string (English draughts: captures compulsory, a jump sequence co
 crowned ends the move) and plays one at random. Anything unexpected (a board it cannot read, a
 state in which it has no move, a message not in the server's form) makes it exit with status 3.
 """
-import json
 import random
-import re
 import sys
 
+from chirs_client import connect, fail, next_board, send
+
 rng = random.Random(int(sys.argv[1]))
-
-
-def fail(why):
-    sys.stderr.write("chirs_checkers: " + why + "\n")
-    sys.exit(3)
-
-
-def send(obj):
-    # The server's clients wrote JSON with Python's default separators and no newline.
-    sys.stdout.write(json.dumps(obj))
-    sys.stdout.flush()
-
-
-def receive():
-    line = sys.stdin.readline()
-    if not line:
-        fail("the server closed the connection before the game ended")
-    return json.loads(line)
 
 
 def moves(board, me):
@@ -77,22 +59,11 @@ def moves(board, me):
     return captures or steps
 
 
-send({"game": "checkers"})
-ack = receive()
-if list(ack) != ["name", "timelimit", "player"] or ack["name"] != "checkers":
-    fail("unexpected acknowledgement %r" % ack)
-player = ack["player"]
-me = {1: "r", 2: "w"}.get(player) or fail("player %r" % player)
+player = connect("checkers")
+me = "r" if player == 1 else "w"
 while True:
-    state = receive()
-    board = state.get("board", "")
-    if len(board) != 64 or set(board) - set(" rRwW"):
-        fail("a board not in the server's letters: %r" % board)
-    if state["result"] != 0:
-        sys.exit(0)
-    if state["player"] != player or not re.fullmatch(r"[0-9a-f]{40}", state["token"]):
-        fail("unexpected state %r" % state)
+    board, token = next_board(player, 64, "rRwW")
     legal = moves(board, me)
     if not legal:
         fail("asked to move with no legal move on %r" % board)
-    send({"token": state["token"], "move": rng.choice(legal)})
+    send({"token": token, "move": rng.choice(legal)})
