@@ -1,11 +1,11 @@
 //! `arena games` and `arena duel`: one quick match between two bots.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::bot::process::IoLimits;
-use crate::bot::{BotCommand, BotSpec, SpectatorSink};
+use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
 use crate::cli::DuelArgs;
 use crate::error::{Error, Result};
 use crate::games::{self, GameInfo, Params, derive_seed};
@@ -251,6 +251,13 @@ pub async fn run(args: DuelArgs) -> Result<()> {
                 .map_err(|e| Error::Usage(format!("{}: {e}", b.label)))?;
             b.sandbox = Some(sandbox.clone());
         }
+    }
+    // coco leaves a pipe-channel program the terminal it was started from; so does a duel, so
+    // that a person can play through such a bot. Elsewhere (a run, output piped, no terminal)
+    // the bot's input is /dev/null and its output goes with its stderr.
+    let console = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    for b in bots.iter_mut() {
+        b.console = console && b.channel == Channel::Pipe;
     }
     let names = names(&args, &bots)?;
     let seed = args.seed.unwrap_or_else(rand::random);

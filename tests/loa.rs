@@ -317,3 +317,60 @@ fn the_example_python_bot_plays_legal_games() {
         );
     }
 }
+
+#[test]
+fn a_move_with_something_stuck_to_it_plays_as_on_codingame() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = arena()
+        .args(["duel", &bot("loa_appends.py", ""), "builtin:random"])
+        .args(["-g", "loa", "--games", "2", "--seed", "3", "--json"])
+        .args(["--timeout", "2", "--startup-timeout", "10", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let records = json_records(&a.get_output().stdout);
+    for r in &records {
+        assert!(
+            matches!(r["reason"].as_str(), Some("normal" | "limit")),
+            "{r}"
+        );
+        assert!(r["plies"].as_u64().unwrap() > 8, "{r}");
+    }
+    // The log keeps the whole line; the spectators get the move played and the message.
+    let log = log_entries(&dir.path().join(records[0]["log"].as_str().unwrap()));
+    let received: Vec<&str> = log
+        .iter()
+        .filter(|e| e["from"] == 0)
+        .filter_map(|e| e["line"].as_str())
+        .collect();
+    assert!(received[0].ends_with(';'), "{received:?}");
+    assert!(
+        received[2].contains(";eval=2 thinking hard"),
+        "{received:?}"
+    );
+    let spectators: Vec<&str> = log
+        .iter()
+        .filter_map(|e| e["spectators"].as_str())
+        .collect();
+    assert!(
+        spectators.iter().any(|l| l.ends_with(" thinking hard")),
+        "{spectators:?}"
+    );
+    assert!(
+        spectators.iter().all(|l| !l.contains(';')),
+        "the move played is shown alone: {spectators:?}"
+    );
+    // The documents' variant takes only the move itself.
+    let a = arena()
+        .args(["duel", &bot("loa_appends.py", ""), "builtin:random"])
+        .args(["-g", "loa", "-a", "protocol=docs", "--json", "--out"])
+        .arg(dir.path().join("docs"))
+        .assert()
+        .success();
+    let r = &json_records(&a.get_output().stdout)[0];
+    assert_eq!(r["reason"], "protocol", "{r}");
+    assert_eq!(r["faulted"], 0, "{r}");
+    // The first turn has CodinGame's second plus the 0.3 s it waits before the first input.
+    let log = log_entries(&dir.path().join("docs").join(r["log"].as_str().unwrap()));
+    assert_eq!(log[0]["header"]["startup_timeout"], 1.3);
+}

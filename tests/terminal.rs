@@ -135,3 +135,79 @@ fn duels_started_together_get_a_folder_each() {
         assert!(Path::new(&f.join("report.html")).is_file());
     }
 }
+
+/// Runs a command on a pseudo-terminal, answering `R` each time it asks for a move; prints what
+/// the terminal showed and exits with the command's status.
+const ON_A_TERMINAL: &str = r#"import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+shown, answered, deadline = b"", 0, time.time() + 60
+while time.time() < deadline:
+    if fd in select.select([fd], [], [], 1)[0]:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        shown += data
+        while shown.count(b"your move?") > answered:
+            os.write(fd, b"R\n")
+            answered += 1
+status = os.waitpid(pid, 0)[1]
+sys.stdout.write(shown.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(status))
+"#;
+
+#[test]
+fn a_pipe_bot_in_a_duel_on_a_terminal_keeps_it_as_coco_leaves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let driver = dir.path().join("on_a_terminal.py");
+    std::fs::write(&driver, ON_A_TERMINAL).unwrap();
+    let human = bot("human_pipe.py", "");
+    let duel = |on_terminal: bool, out: &str| {
+        let mut cmd = if on_terminal {
+            let mut c = std::process::Command::new("python3");
+            c.arg(&driver).arg(env!("CARGO_BIN_EXE_arena"));
+            c
+        } else {
+            std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        };
+        cmd.args(["duel", &human, "builtin:random", "-g", "roshambo"])
+            .args([
+                "-a",
+                "rounds=3",
+                "--channel",
+                "pipe,stdio",
+                "--json",
+                "--out",
+            ])
+            .arg(dir.path().join(out))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+
+    let seen = duel(true, "terminal");
+    let shown = String::from_utf8_lossy(&seen.stdout);
+    assert!(seen.status.success(), "{seen:?}\n{shown}");
+    assert_eq!(shown.matches("your move?").count(), 3, "{shown}");
+    let record = shown
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .expect("the duel's record");
+    let record: serde_json::Value = serde_json::from_str(record).unwrap();
+    assert!(
+        matches!(record["reason"].as_str(), Some("normal" | "draw")),
+        "{record}"
+    );
+    assert_eq!(record["plies"], 3, "{record}");
+
+    // Without a terminal the bot's input is /dev/null: it has no one to ask, and loses.
+    let alone = duel(false, "alone");
+    assert!(alone.status.success(), "{alone:?}");
+    let record = &json_records(&alone.stdout)[0];
+    assert_eq!(record["winner"], 1, "{record}");
+    assert_eq!(record["faulted"], 0, "{record}");
+}

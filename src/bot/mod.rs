@@ -250,6 +250,10 @@ pub struct BotSpec {
     pub limits: Limits,
     /// Run the bot in a sandbox (see `sandbox`); `None` runs it as the user, unconfined.
     pub sandbox: Option<Sandbox>,
+    /// On the pipe channel, leave the bot arena's own standard input and output, as coco does,
+    /// instead of /dev/null: with a terminal there, a person can drive the bot. Never given to a
+    /// sandboxed bot, which must not reach the user's terminal.
+    pub console: bool,
 }
 
 /// Isolation for untrusted bots, with bubblewrap. The bot sees a file system of its own: the
@@ -450,6 +454,7 @@ impl BotSpec {
             label: text.to_string(),
             limits: Limits::default(),
             sandbox: None,
+            console: false,
         })
     }
 }

@@ -423,11 +423,14 @@ impl Connection {
                         .map_err(|e| crash(format!("could not create a FIFO: {e}")))?;
                 }
                 cmd.env("COCO_PIPEIN", &pin).env("COCO_PIPEOUT", &pout);
-                // The bot's stdout is free on this channel: keep it with its stderr.
-                let err_write2 = err_write.try_clone().map_err(no_pipe)?;
-                cmd.stdin(Stdio::null())
-                    .stdout(err_write2)
-                    .stderr(err_write);
+                if spec.console && sandbox.is_none() {
+                    cmd.stdin(Stdio::inherit()).stdout(Stdio::inherit());
+                } else {
+                    // The bot's stdout is free on this channel: keep it with its stderr.
+                    let err_write2 = err_write.try_clone().map_err(no_pipe)?;
+                    cmd.stdin(Stdio::null()).stdout(err_write2);
+                }
+                cmd.stderr(err_write);
                 Wiring::Fifos(d, pin, pout)
             }
         };

@@ -427,6 +427,7 @@ impl Spec {
                 label: b.command.get_ref().clone(),
                 limits: b.limits.or(raw.limits),
                 sandbox: sandbox.clone(),
+                console: false,
             };
             if let Some(sandbox) = &sandbox {
                 sandbox.check_reachable(&bot).map_err(at_command)?;

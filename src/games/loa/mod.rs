@@ -13,15 +13,27 @@ pub static INFO: GameInfo = GameInfo {
     name: "loa",
     summary: "Lines of Action over CodinGame's protocol: the legal moves are given every turn",
     description: include_str!("description.md"),
-    params: &[ParamSpec {
-        name: "max_plies",
-        help: "plies (moves and passes) after which the game is stopped as a draw (reason `limit`)",
-        kind: ParamKind::Int {
-            default: rules::DEFAULT_MAX_PLIES as i64,
-            min: 1,
-            max: 10_000,
+    params: &[
+        ParamSpec {
+            name: "max_plies",
+            help: "plies (moves and passes) after which the game is stopped as a draw (reason `limit`)",
+            kind: ParamKind::Int {
+                default: rules::DEFAULT_MAX_PLIES as i64,
+                min: 1,
+                max: 10_000,
+            },
         },
-    }],
+        ParamSpec {
+            name: "protocol",
+            help: "`server`: a line that begins with a legal move plays it, as CodinGame's referee \
+                   does (`b1b3;`); `docs`: the first word must be the move itself",
+            kind: ParamKind::Choice {
+                default: "server",
+                choices: &["server", "docs"],
+                before: "docs",
+            },
+        },
+    ],
     builtins: &[
         ("random", "plays a uniformly random legal move"),
         (
@@ -31,7 +43,9 @@ pub static INFO: GameInfo = GameInfo {
         ),
     ],
     timeout: 0.15,
-    startup_timeout: 1.0,
+    // CodinGame's 1 s first turn, plus the 0.3 s its runner waits after starting the bots before
+    // the first input, which arena does not: real bots use it for their start-up.
+    startup_timeout: 1.3,
     framing: crate::bot::framing::Framing::Lines,
     create: |params, seating| Ok(Box::new(protocol::Loa::new(params, seating))),
     perft: Some(position::perft_of::<rules::Board>),

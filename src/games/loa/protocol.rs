@@ -25,7 +25,14 @@ pub struct Loa {
     told: [bool; 2],
     /// Ended by a seat's failure.
     failed: bool,
+    /// CodinGame's rule: a line whose first word begins with a legal move plays it (`b1b3;`).
+    prefix: bool,
+    /// Each seat's message with its last move, for the viewer ("" when it gave none).
+    said: [String; 2],
 }
+
+/// How much of a message the viewer shows, as CodinGame's viewer does.
+const SHOWN_MESSAGE: usize = 16;
 
 /// What a bot's line asks for.
 enum Answer {
@@ -43,13 +50,7 @@ fn parse(word: &str) -> Result<Answer, (bool, String)> {
         "pass" => return Ok(Answer::Play(Move::Pass)),
         _ => {}
     }
-    let b = word.as_bytes();
-    let shaped = b.len() == 4
-        && b[0].is_ascii_lowercase()
-        && b[1].is_ascii_digit()
-        && b[2].is_ascii_lowercase()
-        && b[3].is_ascii_digit();
-    if !shaped {
+    if !move_shaped(word.as_bytes()) {
         return Err((
             false,
             "expected a move like b1b3 (from-square, to-square), `random`, or `pass`".into(),
@@ -63,6 +64,24 @@ fn parse(word: &str) -> Result<Answer, (bool, String)> {
     }
 }
 
+/// Two squares' shape, `b1b3`, in either case.
+fn move_shaped(b: &[u8]) -> bool {
+    b.len() == 4
+        && b[0].is_ascii_alphabetic()
+        && b[1].is_ascii_digit()
+        && b[2].is_ascii_alphabetic()
+        && b[3].is_ascii_digit()
+}
+
+/// The move a word stands for under CodinGame's referee, which plays the legal move the output
+/// starts with: `b1b3;` and `b1b3x` are `b1b3`. `random` and `pass` must stand alone there.
+fn move_prefix(word: &str) -> &str {
+    match word.get(..4) {
+        Some(head) if word.len() > 4 && move_shaped(head.as_bytes()) => head,
+        _ => word,
+    }
+}
+
 impl Loa {
     pub fn new(params: &Params, seating: &Seating) -> Self {
         Loa {
@@ -72,6 +91,8 @@ impl Loa {
             last: None,
             told: [false; 2],
             failed: false,
+            prefix: params.text("protocol") == "server",
+            said: Default::default(),
         }
     }
 
@@ -133,6 +154,7 @@ impl Game for Loa {
             Some((w, c)) => (w, c.trim()),
             None => (text, ""),
         };
+        let word = if self.prefix { move_prefix(word) } else { word };
         let mv = match parse(word) {
             Ok(Answer::Random) => random_move(&self.pos, &mut self.rng)
                 .expect("a game in progress has a legal move (pass at least)"),
@@ -158,6 +180,7 @@ impl Game for Loa {
         };
         let played = self.pos.move_text(&mv);
         self.pos.play(&mv);
+        self.said[seat] = comment.chars().take(SHOWN_MESSAGE).collect();
         if comment.is_empty() {
             out.spectators(played.clone());
         } else {
@@ -223,6 +246,12 @@ impl Game for Loa {
                 set.count_ones(),
             ));
         }
+        // CodinGame shows each player's message beside its last action.
+        for (seat, said) in self.said.iter().enumerate() {
+            if !said.is_empty() {
+                notes.push(format!("{} says: {said}", side(seat)));
+            }
+        }
         Picture {
             board: picture::Board::Grid(self.pos.picture(self.last.as_ref())),
             notes,
@@ -244,8 +273,15 @@ mod tests {
     use crate::games::{FaultKind, Msg, Reason};
 
     fn game(max_plies: &str) -> Loa {
-        let params =
-            Params::resolve(super::super::INFO.params, [("max_plies", max_plies)]).expect("valid");
+        game_with(max_plies, "docs")
+    }
+
+    fn game_with(max_plies: &str, protocol: &str) -> Loa {
+        let params = Params::resolve(
+            super::super::INFO.params,
+            [("max_plies", max_plies), ("protocol", protocol)],
+        )
+        .expect("valid");
         let seating = Seating {
             names: ["alpha".into(), "beta".into()],
             seed: 9,
@@ -319,6 +355,41 @@ mod tests {
         assert_eq!(g.on_line(1, "a2c2   ", &mut out), Ok(Step::Done));
         let (_, spect) = lines(&mut out);
         assert_eq!(spect, ["alpha", "beta", "b1b3", "a2c2"]);
+    }
+
+    #[test]
+    fn codingame_plays_the_move_a_line_begins_with() {
+        let accepted = ["b1b3;", "b1b3x", "B1B3:eval=3", "b1b3b5 and a message"];
+        for line in accepted {
+            let mut g = game_with("150", "server");
+            let mut out = Outbox::default();
+            g.start(&mut out);
+            lines(&mut out);
+            assert_eq!(g.on_line(0, line, &mut out), Ok(Step::Done), "{line}");
+            let ([_, white], _) = lines(&mut out);
+            assert_eq!(white[9], "b1b3", "{line}: the opponent is told the move");
+        }
+        let refused = [
+            ("passx", FaultKind::Protocol),
+            ("randomly", FaultKind::Protocol),
+            ("b1b", FaultKind::Protocol),
+            ("xb1b3", FaultKind::Protocol),
+            ("b1b4;", FaultKind::Illegal),
+        ];
+        for (line, kind) in refused {
+            let mut g = game_with("150", "server");
+            let mut out = Outbox::default();
+            g.start(&mut out);
+            let f = g.on_line(0, line, &mut out).expect_err(line);
+            assert_eq!(f.kind, kind, "{line}: {f:?}");
+            assert!(f.detail.contains(&format!("sent '{line}'")), "{f:?}");
+        }
+        // The documents' rule: the first word is the move, nothing else.
+        let mut g = game("150");
+        let mut out = Outbox::default();
+        g.start(&mut out);
+        let f = g.on_line(0, "b1b3;", &mut out).expect_err("docs");
+        assert_eq!(f.kind, FaultKind::Protocol);
     }
 
     #[test]
@@ -415,6 +486,14 @@ mod tests {
         assert_eq!(after.last, [15, 13]);
         assert_eq!(notes[0], "black (alpha) to move");
         assert_eq!(notes[3], "white (beta): 12 checkers in 3 groups");
+        assert_eq!(notes[4], "white (beta) says: hello");
+        assert_eq!(notes.len(), 5, "black gave no message");
+        g.on_line(0, "random a message longer than shown", &mut out)
+            .unwrap();
+        g.on_line(1, "random", &mut out).unwrap();
+        let notes = g.picture().notes;
+        assert_eq!(notes[4], "black (alpha) says: a message longer");
+        assert_eq!(notes.len(), 5, "white's message went with its next move");
     }
 
     #[test]
