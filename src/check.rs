@@ -68,7 +68,10 @@ pub async fn run(args: CheckArgs) -> Result<()> {
         args.bot, game.name, args.games
     );
 
-    let limits = IoLimits::default();
+    let limits = IoLimits {
+        framing: game.framing,
+        ..IoLimits::default()
+    };
     let mut played = Vec::new();
     let mut unplayed = 0;
     for i in 0..args.games as usize {

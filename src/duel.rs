@@ -267,7 +267,10 @@ pub async fn run(args: DuelArgs) -> Result<()> {
     };
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
-    let limits = IoLimits::default();
+    let limits = IoLimits {
+        framing: game.framing,
+        ..IoLimits::default()
+    };
 
     // Results on stdout; with --json, only the JSON there and the words on stderr.
     let say = |text: &str| {

@@ -5,8 +5,11 @@ The referee sends the whole board each turn, so the bot keeps no state: it
 generates every legal move from the board and picks one.
 
 Board: 64 characters, row by row from the top-left; pieces stand on the dark
-squares (row + column odd). Player 1 has b (king B) and moves down the board,
-to higher indices; player 2 has r (king R) and moves up.
+squares (row + column odd). Player 1 moves down the board, to higher indices;
+player 2 moves up. In arena's default dialect (the original server's,
+protocol=server) player 1 has r (king R) and player 2 w (king W); with
+protocol=docs player 1 has b (king B) and player 2 r (king R). The bot reads
+either, and works in the docs letters.
 A move is [start, landing, landing, ...].
 """
 import json
@@ -60,9 +63,17 @@ def jumps(board, square, piece, path):
     return sequences or ([path] if len(path) > 1 else [])
 
 
+def docs_letters(board):
+    """The board in the docs dialect's letters. While the game goes on player 2
+    has a piece, so a w or W means the server's letters."""
+    if any(c in "wW" for c in board):
+        return board.translate(str.maketrans("rRwW", "bBrR"))
+    return board
+
+
 def legal_moves(board, player):
     mine = "b" if player == 1 else "r"
-    board = list(board)
+    board = list(docs_letters(board))
     captures, steps = [], []
     for square, piece in enumerate(board):
         if piece.lower() != mine:

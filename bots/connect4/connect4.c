@@ -149,6 +149,7 @@ int main(void)
     size_t cap = 256;
     char *line = malloc(cap), token[64], board[ROWS * COLS + 8];
     char me, them;
+    int first;
 
     if (!line)
         return 1;
@@ -156,11 +157,10 @@ int main(void)
     puts("{\"game\": \"connect4\"}");
     fflush(stdout); /* stdout is a pipe, fully buffered: flush every line */
 
-    /* The acknowledgement says whether we are player 1 (x) or player 2 (o). */
+    /* The acknowledgement says whether we are player 1 or player 2. */
     if (!read_line(&line, &cap) || !find_key(line, "player"))
         return 0; /* input closed, or refused with {"log": ...} */
-    me = find_int(line, "player", 1) == 1 ? 'x' : 'o';
-    them = me == 'x' ? 'o' : 'x';
+    first = find_int(line, "player", 1) == 1;
 
     while (read_line(&line, &cap)) {
         if (find_int(line, "result", 0) != 0)
@@ -169,6 +169,16 @@ int main(void)
             !find_string(line, "board", board, sizeof board) ||
             strlen(board) != ROWS * COLS)
             continue;
+        /* Player 1 is b and player 2 r in arena's default dialect (the original
+         * server's, protocol=server), x and o with protocol=docs. On a board
+         * with neither, the letters do not matter yet. */
+        if (strpbrk(board, "br")) {
+            me = first ? 'b' : 'r';
+            them = first ? 'r' : 'b';
+        } else {
+            me = first ? 'x' : 'o';
+            them = first ? 'o' : 'x';
+        }
         printf("{\"token\": \"%s\", \"move\": %d}\n", token, choose(board, me, them));
         fflush(stdout);
     }

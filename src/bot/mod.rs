@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod cgroup;
+pub mod framing;
 pub mod process;
 pub mod reaper;
 pub mod tree;

@@ -20,7 +20,9 @@ use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep, sleep_until, timeout};
-use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+use tokio_util::codec::{FramedRead, LinesCodecError};
+
+use super::framing::{FrameCodec, Framing};
 
 use super::{BotCommand, BotSpec, Channel, cgroup::Cgroup, reaper, tree};
 use crate::games::{Fault, FaultKind};
@@ -41,6 +43,8 @@ pub struct IoLimits {
     /// After the game: how long the bot may take to exit once its input is closed, and again
     /// after SIGTERM, before SIGKILL.
     pub grace: Duration,
+    /// How messages are delimited: lines, or JSON values for the JSON games.
+    pub framing: Framing,
 }
 
 impl Default for IoLimits {
@@ -49,6 +53,7 @@ impl Default for IoLimits {
             max_line: 64 * 1024,
             stderr_cap: 1024 * 1024,
             grace: Duration::from_secs(1),
+            framing: Framing::Lines,
         }
     }
 }
@@ -106,7 +111,7 @@ pub fn describe_exit(status: ExitStatus) -> String {
     }
 }
 
-type Lines = FramedRead<Box<dyn AsyncRead + Send + Unpin>, LinesCodec>;
+type Lines = FramedRead<Box<dyn AsyncRead + Send + Unpin>, FrameCodec>;
 
 /// A running process of a bot: its group, its captured stderr, its directories.
 struct Process {
@@ -508,7 +513,7 @@ impl Connection {
         };
         Ok(Connection {
             writer,
-            lines: FramedRead::new(reader, LinesCodec::new_with_max_length(limits.max_line)),
+            lines: FramedRead::new(reader, FrameCodec::new(limits.framing, limits.max_line)),
             process: Some(process),
             limits,
         })
@@ -520,7 +525,7 @@ impl Connection {
             writer: Box::new(tokio::io::stdout()),
             lines: FramedRead::new(
                 Box::new(tokio::io::stdin()),
-                LinesCodec::new_with_max_length(limits.max_line),
+                FrameCodec::new(limits.framing, limits.max_line),
             ),
             process: None,
             limits,

@@ -8,6 +8,11 @@
 //!    and answers `{"token": "...", "move": ...}`;
 //! 4. at the end both get the final state with `result` (-1 tie, 1 or 2 the winner), `history`
 //!    (every move) and `log` (what happened, newline-terminated lines).
+//!
+//! Two dialects ([`Dialect`], the game parameter `protocol`): `server` sends what the original
+//! server sent (its piece letters, its JSON formatting, its tokens), `docs` what its README and
+//! arena's first versions described. Bots' messages are framed as JSON values, a newline after
+//! them or not ([`crate::bot::framing`]).
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -16,7 +21,124 @@ use serde_json::Value;
 
 use super::picture::Picture;
 use super::position::{Textual, builtin_move};
-use super::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Seating, Step, other};
+use super::{
+    Fault, FaultKind, Game, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat, Seating, Step,
+    other,
+};
+
+/// Which of the two descriptions of the protocol a match follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// What the original server's code sends: its piece letters, Python's `json.dumps`
+    /// formatting (`", "` and `": "`), the acknowledgement's keys in its order with the name the
+    /// bot asked for and whole seconds as an integer, 40-hex-digit tokens.
+    Server,
+    /// What the original's README describes and arena sent before the parameter existed: the
+    /// README's letters, compact JSON, 8-character tokens.
+    Docs,
+}
+
+/// The parameters of every JSON game.
+pub const PARAMS: &[ParamSpec] = &[ParamSpec {
+    name: "protocol",
+    help: "server: the original server's piece letters and bytes; docs: its README's (see above)",
+    kind: ParamKind::Choice {
+        default: "server",
+        choices: &["server", "docs"],
+        // Logs and run.json from before the parameter were played with the README's letters.
+        before: "docs",
+    },
+}];
+
+impl Dialect {
+    fn of(params: &Params) -> Dialect {
+        match params.text("protocol") {
+            "docs" => Dialect::Docs,
+            _ => Dialect::Server,
+        }
+    }
+
+    /// A message as this dialect writes it.
+    fn json<T: Serialize + ?Sized>(self, value: &T) -> String {
+        match self {
+            Dialect::Docs => serde_json::to_string(value).expect("a message serialises"),
+            Dialect::Server => {
+                let mut bytes = Vec::new();
+                let mut ser = serde_json::Serializer::with_formatter(&mut bytes, PythonFormatter);
+                value.serialize(&mut ser).expect("a message serialises");
+                String::from_utf8(bytes).expect("the formatter writes ASCII")
+            }
+        }
+    }
+}
+
+/// JSON as Python's `json.dumps` writes it by default: `", "` between items, `": "` after keys,
+/// and every character beyond ASCII escaped as `\uXXXX`.
+struct PythonFormatter;
+
+/// Python's `", "` before every item of an array or object but the first.
+fn item_separator<W: ?Sized + std::io::Write>(writer: &mut W, first: bool) -> std::io::Result<()> {
+    if first {
+        Ok(())
+    } else {
+        writer.write_all(b", ")
+    }
+}
+
+/// `board` (in the README's letters) in `dialect`'s: the server's letters replace the README's
+/// as `server` pairs them, (README's, server's).
+pub fn lettered(board: String, dialect: Dialect, server: &[(char, char)]) -> String {
+    match dialect {
+        Dialect::Docs => board,
+        Dialect::Server => board
+            .chars()
+            .map(|c| server.iter().find(|(d, _)| *d == c).map_or(c, |(_, s)| *s))
+            .collect(),
+    }
+}
+
+impl serde_json::ser::Formatter for PythonFormatter {
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        item_separator(writer, first)
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        item_separator(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+    ) -> std::io::Result<()> {
+        writer.write_all(b": ")
+    }
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut units = [0u16; 2];
+        for c in fragment.chars() {
+            if c.is_ascii() {
+                writer.write_all(&[c as u8])?;
+            } else {
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
 
 /// What the JSON protocol needs of a game beyond its rules. Moves are `Sync` because the game
 /// keeps the last one for the viewer, and a `Game` is shared between threads.
@@ -28,7 +150,8 @@ pub trait JsonRules: Textual<Move: Sync> {
     /// How deep the built-in `search` bot looks.
     const SEARCH_DEPTH: u32;
 
-    fn board(&self) -> String;
+    /// The board string, in the dialect's letters.
+    fn board(&self, dialect: Dialect) -> String;
     /// A move as the bot sends it; `Err` says why it is malformed.
     fn parse_move(&self, value: &Value) -> Result<Self::Move, String>;
     fn move_json(&self, mv: &Self::Move) -> Value;
@@ -38,8 +161,12 @@ pub trait JsonRules: Textual<Move: Sync> {
 }
 
 /// `GameInfo::create` for a JSON game.
-pub fn create<P: JsonRules>(_params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
-    Ok(Box::new(JsonGame::new(P::start(), seating)))
+pub fn create<P: JsonRules>(params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
+    Ok(Box::new(JsonGame::new(
+        P::start(),
+        seating,
+        Dialect::of(params),
+    )))
 }
 
 /// A small index sent as a number or as a string holding one (`4` or `"4"`, as the original
@@ -70,6 +197,15 @@ struct Ack {
     name: &'static str,
     player: usize,
     timelimit: f64,
+}
+
+/// The original's acknowledgement: its keys in its order, the name the bot asked for, the time
+/// limit an integer when it is whole seconds (the original's was the integer 5).
+#[derive(Serialize)]
+struct ServerAck<'a> {
+    name: &'a str,
+    timelimit: Value,
+    player: usize,
 }
 
 #[derive(Serialize)]
@@ -105,6 +241,7 @@ pub struct JsonGame<P: JsonRules> {
     log: Vec<String>,
     /// The result as the protocol states it: -1 tie, 1 or 2 the winner.
     result: i32,
+    dialect: Dialect,
 }
 
 /// `player` numbers in this protocol are 1-based.
@@ -113,7 +250,7 @@ fn player(seat: Seat) -> usize {
 }
 
 impl<P: JsonRules> JsonGame<P> {
-    pub fn new(pos: P, seating: &Seating) -> Self {
+    pub fn new(pos: P, seating: &Seating, dialect: Dialect) -> Self {
         JsonGame {
             pos,
             names: seating.names.clone(),
@@ -125,10 +262,18 @@ impl<P: JsonRules> JsonGame<P> {
             history: Vec::new(),
             log: Vec::new(),
             result: 0,
+            dialect,
         }
     }
 
     fn new_token(&mut self) {
+        if self.dialect == Dialect::Server {
+            // 40 hexadecimal digits, as the original's tokens (SHA-1 digests).
+            self.token = (0..40)
+                .map(|_| char::from_digit(self.rng.random_range(0..16), 16).expect("a digit"))
+                .collect();
+            return;
+        }
         const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789%$#&@";
         self.token = (0..8)
             .map(|_| CHARS[self.rng.random_range(0..CHARS.len())] as char)
@@ -138,13 +283,13 @@ impl<P: JsonRules> JsonGame<P> {
     fn state_json(&self, for_player: usize, last: bool) -> String {
         let state = State {
             player: for_player,
-            board: self.pos.board(),
+            board: self.pos.board(self.dialect),
             result: self.result,
             token: &self.token,
             history: last.then_some(&self.history[..]),
             log: last.then(|| self.log.iter().map(|l| format!("{l}\n")).collect()),
         };
-        serde_json::to_string(&state).expect("a state serialises")
+        self.dialect.json(&state)
     }
 
     /// Ask the player to move, and show the spectators the position.
@@ -166,8 +311,9 @@ impl<P: JsonRules> JsonGame<P> {
     }
 
     fn on_request(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+        let dialect = self.dialect;
         let refuse = |out: &mut Outbox, why: &str| {
-            out.to(seat, serde_json::json!({ "log": why }).to_string());
+            out.to(seat, dialect.json(&serde_json::json!({ "log": why })));
             Fault::protocol(format!("sent the request '{line}': {why}"))
         };
         let Ok(request) = serde_json::from_str::<Value>(line) else {
@@ -185,15 +331,26 @@ impl<P: JsonRules> JsonGame<P> {
                 ),
             ));
         }
-        let ack = Ack {
-            name: P::NAME,
-            player: player(seat),
-            timelimit: self.timelimit,
+        let ack = match self.dialect {
+            Dialect::Docs => self.dialect.json(&Ack {
+                name: P::NAME,
+                player: player(seat),
+                timelimit: self.timelimit,
+            }),
+            Dialect::Server => {
+                let whole = self.timelimit.fract() == 0.0 && self.timelimit < 1e9;
+                self.dialect.json(&ServerAck {
+                    name,
+                    timelimit: if whole {
+                        Value::from(self.timelimit as u64)
+                    } else {
+                        Value::from(self.timelimit)
+                    },
+                    player: player(seat),
+                })
+            }
         };
-        out.to(
-            seat,
-            serde_json::to_string(&ack).expect("an ack serialises"),
-        );
+        out.to(seat, ack);
         let Phase::Handshake(mut requested) = self.phase else {
             unreachable!("requests only during the handshake")
         };
@@ -366,7 +523,7 @@ pub mod testing {
             seed: 1,
             timeout: 1.0,
         };
-        let mut game = JsonGame::new(P::start(), &seating);
+        let mut game = JsonGame::new(P::start(), &seating, Dialect::Docs);
         let mut out = Outbox::default();
         for seat in 0..2 {
             let request = format!(r#"{{"game": "{}"}}"#, P::NAME);

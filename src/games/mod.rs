@@ -272,6 +272,8 @@ pub struct GameInfo {
     /// Default seconds per move, and for a bot's first move.
     pub timeout: f64,
     pub startup_timeout: f64,
+    /// How a bot's messages are delimited: lines, or JSON values for the JSON games.
+    pub framing: crate::bot::framing::Framing,
     /// Build a match; the parameters are already resolved against `params`. An error names the
     /// parameter whose value the game refuses.
     pub create: CreateGame,

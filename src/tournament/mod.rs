@@ -968,7 +968,10 @@ fn setup(spec: &Spec, dir: &Path, job: &Job) -> MatchSetup {
         players,
         timeout: spec.timeout,
         startup_timeout: spec.startup_timeout,
-        limits: IoLimits::default(),
+        limits: IoLimits {
+            framing: spec.game.framing,
+            ..IoLimits::default()
+        },
         log_path: dir.join("logs").join(format!("game-{:05}.jsonl", job.id)),
         spectator: None,
         ponder: spec.ponder,

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::rules::{Board, Move};
-use crate::games::json_protocol::JsonRules;
+use crate::games::json_protocol::{Dialect, JsonRules, lettered};
 use crate::games::picture::Picture;
 use crate::games::position::Textual;
 
@@ -27,8 +27,14 @@ impl JsonRules for Board {
     const REQUEST_NAMES: &'static [&'static str] = &["checkers"];
     const SEARCH_DEPTH: u32 = 6;
 
-    fn board(&self) -> String {
-        self.board_string()
+    /// The README's `b`/`B` (player 1) and `r`/`R` (player 2), or the original server's `r`/`R`
+    /// (player 1) and `w`/`W` (player 2). The squares are the same in both.
+    fn board(&self, dialect: Dialect) -> String {
+        lettered(
+            self.board_string(),
+            dialect,
+            &[('b', 'r'), ('B', 'R'), ('r', 'w'), ('R', 'W')],
+        )
     }
 
     /// A list of board indices 0..63: the start square, then every square landed on.

@@ -14,10 +14,11 @@ pub static INFO: GameInfo = GameInfo {
         include_str!("description.md"),
         include_str!("../json_protocol.md")
     ),
-    params: &[],
+    params: json_protocol::PARAMS,
     builtins: json_protocol::BUILTINS,
     timeout: 3.0,
     startup_timeout: 10.0,
+    framing: crate::bot::framing::Framing::Json,
     create: json_protocol::create::<rules::Board>,
     perft: Some(super::position::perft_of::<rules::Board>),
 };

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::rules::Board;
-use crate::games::json_protocol::{JsonRules, small_index};
+use crate::games::json_protocol::{Dialect, JsonRules, lettered, small_index};
 use crate::games::picture::Picture;
 use crate::games::position::Textual;
 
@@ -26,8 +26,10 @@ impl JsonRules for Board {
     const REQUEST_NAMES: &'static [&'static str] = &["connect4", "connectfour"];
     const SEARCH_DEPTH: u32 = 6;
 
-    fn board(&self) -> String {
-        self.board_string()
+    /// The README's `x` (player 1) and `o` (player 2), or the original server's `b` and `r`. The
+    /// cells are the same in both.
+    fn board(&self, dialect: Dialect) -> String {
+        lettered(self.board_string(), dialect, &[('x', 'b'), ('o', 'r')])
     }
 
     fn parse_move(&self, value: &Value) -> Result<u8, String> {

@@ -35,6 +35,7 @@ pub static INFO: GameInfo = GameInfo {
     builtins: bots::BUILTINS,
     timeout: 3.0,
     startup_timeout: 10.0,
+    framing: crate::bot::framing::Framing::Json,
     create: |params, seating| Ok(Box::new(protocol::Krom::new(params, seating.names.clone()))),
     perft: None,
 };

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::rules::Board;
-use crate::games::json_protocol::{JsonRules, small_index};
+use crate::games::json_protocol::{Dialect, JsonRules, small_index};
 use crate::games::picture::Picture;
 use crate::games::position::Textual;
 
@@ -27,7 +27,8 @@ impl JsonRules for Board {
     // The whole game: the built-in search plays perfectly.
     const SEARCH_DEPTH: u32 = 9;
 
-    fn board(&self) -> String {
+    /// `x` and `o` in both dialects: the original server used the README's letters here.
+    fn board(&self, _dialect: Dialect) -> String {
         self.board_string()
     }
 
