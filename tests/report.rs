@@ -54,6 +54,8 @@ fn unpack(line: &str) -> Value {
 }
 
 /// The last board the referee sent in a JSON-protocol game log, with '.' for an empty cell.
+/// The viewer draws connect4 in the README's letters (`x` player 1, `o` player 2), whichever
+/// letters the game sent: the original server's (`b`, `r`) by default.
 fn last_sent_board(log: &Path) -> String {
     let board = log_entries(log)
         .iter()
@@ -62,7 +64,7 @@ fn last_sent_board(log: &Path) -> String {
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .find_map(|v| v["board"].as_str().map(String::from))
         .expect("a state with a board was sent");
-    board.replace(' ', ".")
+    board.replace(' ', ".").replace('b', "x").replace('r', "o")
 }
 
 fn csv_rows(path: &Path) -> Vec<csv::StringRecord> {
