@@ -195,6 +195,33 @@ fn handshake_and_a_known_game_where_red_shoots_blues_factory() {
 }
 
 #[test]
+fn messages_without_a_newline_are_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = |i: usize, nick: &str| {
+        let rec = dir.path().join(format!("p{i}"));
+        bot(
+            "krom_script.py",
+            &format!("'{}' 'nonl:{nick}'", rec.display()),
+        )
+    };
+    let a = arena()
+        .args(["duel", &bot(0, "Lisa"), &bot(1, "Bart"), "--game", "krom"])
+        .args(["-a", "max_turns=4", "--json", "--timeout", "5", "--out"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .success();
+    let record = &json_records(&a.get_output().stdout)[0];
+    assert_eq!(record["reason"], "limit", "{record}");
+    let log = log_entries(Path::new(record["log"].as_str().unwrap()));
+    let hello = log
+        .iter()
+        .find(|e| e["from"] == 1)
+        .and_then(|e| e["line"].as_str())
+        .unwrap();
+    assert_eq!(hello, r#"{"msg": "hello", "nick": "Bart"}"#);
+}
+
+#[test]
 fn an_illegal_action_loses() {
     // Red tries to fire its factory; the turn is refused and red loses.
     let p = scripted([&[r#"[["pass"], ["fire", 7, 1, 2]]"#], &[]], "2");

@@ -6,7 +6,9 @@ Sends {"msg": "hello", "nick": NICK}, then {"msg": "join"} after the welcome, th
 `you` with the next TURN: a JSON array of actions, sent as {"msg": "move", "moves": TURN}. A TURN
 written 'raw:TEXT' sends TEXT as it is; 'hang' sleeps (and never answers); 'exit' exits with
 status 3. When the turns run out it answers with empty turns. It reads to the end of its input.
-Every line read goes to RECORD, every line sent too, prefixed with '>'.
+Every line read goes to RECORD, every line sent too, prefixed with '>'. A NICK written
+'nonl:NAME' is NAME, and the bot then sends its messages without a newline, as bots written for
+8ixi8's frames may.
 """
 import json
 import sys
@@ -14,12 +16,16 @@ import time
 
 record = open(sys.argv[1], "w")
 nick, turns = sys.argv[2], sys.argv[3:]
+end = "\n"
+if nick.startswith("nonl:"):
+    nick, end = nick[5:], ""
 
 
 def send(text):
     record.write(">" + text + "\n")
     record.flush()
-    print(text, flush=True)
+    sys.stdout.write(text + end)
+    sys.stdout.flush()
 
 
 send(json.dumps({"msg": "hello", "nick": nick}))
