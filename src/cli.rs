@@ -1,10 +1,14 @@
-//! The command line (contract: ARCHITECTURE.md section 2).
+//! The command line, parsed once here at the edge into the library's own types: no library
+//! module sees a clap struct (contract: docs/design.md, section Contracts).
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::bot::Channel;
+use arena::bot::Channel;
+use arena::commands;
+use arena::error::{Error, Result};
+use arena::referee::MatchOptions;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -46,7 +50,7 @@ pub enum Command {
         resume: bool,
         /// Play only slice K of N of a round-robin or gauntlet (games whose id is K modulo N).
         #[arg(long, value_name = "K/N")]
-        shard: Option<crate::tournament::Shard>,
+        shard: Option<arena::tournament::Shard>,
     },
     /// Rebuild the standings from games.csv records (merging shards and ladders).
     Ratings {
@@ -93,21 +97,11 @@ pub struct DuelArgs {
     pub bot0: String,
     /// The bot in seat 1 of the first game.
     pub bot1: String,
-    /// The game to play (see `arena games`).
-    #[arg(long, short = 'g')]
-    pub game: String,
+    #[command(flatten)]
+    pub matched: MatchArgs,
     /// Number of games; the bots swap seats after each game.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=crate::spec::bounds::MATCH_GAMES as i64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=arena::spec::bounds::MATCH_GAMES as i64))]
     pub games: u32,
-    /// A game parameter, as key=value (repeatable).
-    #[arg(short = 'a', long = "arg", value_name = "KEY=VAL")]
-    pub args: Vec<String>,
-    /// Seconds allowed per move (default: the game's).
-    #[arg(long, short = 't')]
-    pub timeout: Option<f64>,
-    /// Seconds allowed for a bot's first move, to start up (default: the game's).
-    #[arg(long)]
-    pub startup_timeout: Option<f64>,
     /// How the bots talk to arena: one channel for both, or one per bot (`pipe,stdio`).
     #[arg(
         long,
@@ -116,7 +110,7 @@ pub struct DuelArgs {
         value_delimiter = ',',
         default_value = "stdio"
     )]
-    pub channel: Vec<Channel>,
+    pub channel: Vec<ChannelArg>,
     /// Seed for the games' randomness and the built-in bots (default: random, printed).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -134,7 +128,7 @@ pub struct DuelArgs {
     #[arg(long)]
     pub sandbox: bool,
     /// Run as root, the user sandboxed bots run as (a name or a uid; never root).
-    #[arg(long, value_name = "USER", default_value = crate::bot::Sandbox::DEFAULT_USER)]
+    #[arg(long, value_name = "USER", default_value = arena::bot::Sandbox::DEFAULT_USER)]
     pub sandbox_user: String,
     /// Let the bot that is not to move keep running (pondering). By default, in turn-based
     /// games, its processes are stopped until it is sent its next input.
@@ -149,24 +143,14 @@ pub struct DuelArgs {
 pub struct CheckArgs {
     /// The bot to check.
     pub bot: String,
-    /// The game it plays (see `arena games`).
-    #[arg(long, short = 'g')]
-    pub game: String,
+    #[command(flatten)]
+    pub matched: MatchArgs,
     /// Number of games; the bot meets each built-in bot in turn, playing first and second.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=crate::spec::bounds::MATCH_GAMES as i64))]
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=arena::spec::bounds::MATCH_GAMES as i64))]
     pub games: u32,
-    /// A game parameter, as key=value (repeatable).
-    #[arg(short = 'a', long = "arg", value_name = "KEY=VAL")]
-    pub args: Vec<String>,
-    /// Seconds allowed per move (default: the game's).
-    #[arg(long, short = 't')]
-    pub timeout: Option<f64>,
-    /// Seconds allowed for the bot's first move, to start up (default: the game's).
-    #[arg(long)]
-    pub startup_timeout: Option<f64>,
     /// How the bot talks to arena.
     #[arg(long, short = 'c', value_enum, default_value = "stdio")]
-    pub channel: Channel,
+    pub channel: ChannelArg,
     /// Seed for the games' randomness and the built-in bots (default: random, printed).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -176,9 +160,91 @@ pub struct CheckArgs {
     pub out: Option<PathBuf>,
 }
 
+/// What a match is played with, as `duel` and `check` both take it.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The game to play (see `arena games`).
+    #[arg(long, short = 'g')]
+    pub game: String,
+    /// A game parameter, as key=value (repeatable).
+    #[arg(short = 'a', long = "arg", value_name = "KEY=VAL")]
+    pub args: Vec<String>,
+    /// Seconds allowed per move (default: the game's).
+    #[arg(long, short = 't')]
+    pub timeout: Option<f64>,
+    /// Seconds allowed for a bot's first move, to start up (default: the game's).
+    #[arg(long)]
+    pub startup_timeout: Option<f64>,
+}
+
+/// `--channel`, as the library's [`Channel`].
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ChannelArg {
+    /// The bot reads its stdin and writes its stdout; stderr is free.
+    Stdio,
+    /// Two FIFOs named by `COCO_PIPEIN` (arena to bot) and `COCO_PIPEOUT` (bot to arena).
+    Pipe,
+}
+
+impl From<ChannelArg> for Channel {
+    fn from(c: ChannelArg) -> Channel {
+        match c {
+            ChannelArg::Stdio => Channel::Stdio,
+            ChannelArg::Pipe => Channel::Pipe,
+        }
+    }
+}
+
+impl MatchArgs {
+    fn resolve(&self) -> Result<MatchOptions> {
+        MatchOptions::resolve(&self.game, &self.args, self.timeout, self.startup_timeout)
+            .map_err(Error::Usage)
+    }
+}
+
+impl DuelArgs {
+    pub fn options(self) -> Result<commands::duel::Options> {
+        let channels = match self.channel[..] {
+            [both] => [both.into(); 2],
+            [a, b] => [a.into(), b.into()],
+            _ => {
+                return Err(Error::Usage(
+                    "--channel takes one channel, or two separated by a comma".into(),
+                ));
+            }
+        };
+        Ok(commands::duel::Options {
+            matched: self.matched.resolve()?,
+            bots: [self.bot0, self.bot1],
+            games: self.games,
+            channels,
+            seed: self.seed,
+            out: self.out,
+            spectate: self.spectate,
+            json: self.json,
+            sandbox: self.sandbox.then_some(self.sandbox_user),
+            ponder: self.ponder,
+            names: self.names,
+        })
+    }
+}
+
+impl CheckArgs {
+    pub fn options(self) -> Result<commands::check::Options> {
+        Ok(commands::check::Options {
+            matched: self.matched.resolve()?,
+            bot: self.bot,
+            games: self.games,
+            channel: self.channel.into(),
+            seed: self.seed,
+            out: self.out,
+        })
+    }
+}
+
 /// `--jobs`: from 1 to the bound every run keeps (see `spec::bounds`).
-fn jobs(text: &str) -> Result<usize, String> {
-    let max = crate::spec::bounds::JOBS;
+fn jobs(text: &str) -> std::result::Result<usize, String> {
+    let max = arena::spec::bounds::JOBS;
     match text.parse::<usize>() {
         Ok(n) if (1..=max).contains(&n) => Ok(n),
         _ => Err(format!(

@@ -2,7 +2,10 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use arena::cli::{Cli, Command};
+use arena::commands;
+use cli::{Cli, Command};
+
+mod cli;
 
 fn main() {
     let cli = Cli::parse();
@@ -10,34 +13,38 @@ fn main() {
     arena::bot::reaper::become_subreaper();
     arena::bot::remove_stale_scratch();
     let result = match cli.command {
-        Command::Games { game } => arena::duel::games(game.as_deref()),
-        Command::Duel(args) => block_on(arena::duel::run(args)),
-        Command::Check(args) => block_on(arena::check::run(args)),
+        Command::Games { game } => commands::games::run(game.as_deref()),
+        Command::Duel(args) => args
+            .options()
+            .and_then(|opts| block_on(commands::duel::run(opts))),
+        Command::Check(args) => args
+            .options()
+            .and_then(|opts| block_on(commands::check::run(opts))),
         Command::Run {
             spec,
             jobs,
             out,
             resume,
             shard,
-        } => arena::spec::Spec::load(&spec).and_then(|spec| {
+        } => {
             let opts = arena::tournament::RunOptions {
                 jobs,
                 out,
                 resume,
                 shard,
             };
-            block_on_tournament(arena::tournament::run(spec, opts))
-        }),
-        Command::Ratings { games, out } => arena::report::ratings_command(&games, out.as_deref()),
-        Command::Report { dir, title } => arena::report::html::report_command(&dir, title),
+            block_on_tournament(commands::run::run(&spec, opts))
+        }
+        Command::Ratings { games, out } => commands::ratings::run(&games, out.as_deref()),
+        Command::Report { dir, title } => commands::report::run(&dir, title),
         Command::Perft {
             game,
             depth,
             position,
             divide,
-        } => arena::perft::run(&game, depth, position.as_deref(), divide),
+        } => commands::perft::run(&game, depth, position.as_deref(), divide),
         Command::Replay { log, spectate } => {
-            block_on(arena::replay::run(&log, spectate.as_deref()))
+            block_on(commands::replay::run(&log, spectate.as_deref()))
         }
     };
     arena::bot::remove_scratch();

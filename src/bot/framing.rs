@@ -27,15 +27,7 @@ use serde::de::IgnoredAny;
 use tokio_util::bytes::{Buf, BytesMut};
 use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
 
-/// How a game's messages are delimited on a bot's output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Framing {
-    /// One message per line.
-    #[default]
-    Lines,
-    /// One JSON value per message, a newline after it or not.
-    Json,
-}
+pub use crate::games::Framing;
 
 /// The decoder of a bot's output: lines or JSON values, with `LinesCodec`'s errors.
 #[derive(Debug)]

@@ -91,17 +91,7 @@ pub fn remove_stale_scratch() -> usize {
 pub use process::{Capture, Connection, Event, SpectatorSink, StartError};
 
 /// How a program's moves reach arena, exactly as Code Colosseum's `coco -c` offers.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Channel {
     /// The bot reads its stdin and writes its stdout; stderr is free.
@@ -445,6 +435,20 @@ impl Sandbox {
 }
 
 impl BotSpec {
+    /// A BOT argument for `game`: as [`BotSpec::parse`], and a built-in must be one of the game's.
+    pub fn for_game(
+        text: &str,
+        base: &Path,
+        channel: Channel,
+        game: &crate::games::GameInfo,
+    ) -> Result<BotSpec, String> {
+        let spec = BotSpec::parse(text, base, channel)?;
+        if let BotCommand::Builtin(name) = &spec.command {
+            game.check_builtin(name)?;
+        }
+        Ok(spec)
+    }
+
     pub fn parse(text: &str, base: &Path, channel: Channel) -> Result<BotSpec, String> {
         Ok(BotSpec {
             command: BotCommand::parse(text, base)?,

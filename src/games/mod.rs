@@ -26,6 +26,16 @@ pub mod tictactoe;
 
 pub use params::{ParamKind, ParamSpec, Params};
 
+/// How a game's messages are delimited on a bot's output: a game says, the bot layer cuts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Framing {
+    /// One message per line.
+    #[default]
+    Lines,
+    /// One JSON value per message, a newline after it or not.
+    Json,
+}
+
 /// A seat index: 0 or 1. Every game here is for exactly two players.
 pub type Seat = usize;
 
@@ -273,7 +283,7 @@ pub struct GameInfo {
     pub timeout: f64,
     pub startup_timeout: f64,
     /// How a bot's messages are delimited: lines, or JSON values for the JSON games.
-    pub framing: crate::bot::framing::Framing,
+    pub framing: Framing,
     /// Build a match; the parameters are already resolved against `params`. An error names the
     /// parameter whose value the game refuses.
     pub create: CreateGame,
@@ -303,6 +313,23 @@ impl GameInfo {
 
     pub fn has_builtin(&self, name: &str) -> bool {
         self.builtins.iter().any(|(n, _)| *n == name)
+    }
+
+    /// `Ok` if the game has the built-in bot `name`; the error names those it has.
+    pub fn check_builtin(&self, name: &str) -> Result<(), String> {
+        if self.has_builtin(name) {
+            return Ok(());
+        }
+        let known: Vec<_> = self
+            .builtins
+            .iter()
+            .map(|(n, _)| format!("builtin:{n}"))
+            .collect();
+        Err(format!(
+            "{} has no built-in bot '{name}' (it has: {})",
+            self.name,
+            known.join(", ")
+        ))
     }
 
     /// The full text of `arena games NAME`: the description, then parameters and built-in bots
@@ -350,6 +377,23 @@ pub static ALL: &[&GameInfo] = &[
 
 pub fn find(name: &str) -> Option<&'static GameInfo> {
     ALL.iter().copied().find(|g| g.name == name)
+}
+
+/// The game called `name`; the error names the games there are.
+pub fn find_game(name: &str) -> Result<&'static GameInfo, String> {
+    find(name).ok_or_else(|| {
+        let known: Vec<_> = ALL.iter().map(|g| g.name).collect();
+        format!("unknown game '{name}' (known: {})", known.join(", "))
+    })
+}
+
+/// A time for a move, within the bounds every Code Colosseum game checks: 0.1 to 600 seconds.
+pub fn move_time(secs: f64) -> Result<std::time::Duration, String> {
+    if secs.is_finite() && (0.1..=600.0).contains(&secs) {
+        Ok(std::time::Duration::from_secs_f64(secs))
+    } else {
+        Err(format!("must be from 0.1 to 600 seconds, got {secs}"))
+    }
 }
 
 /// Mix a seed with a stream number so that related generators (the dice, each seat's built-in bot,

@@ -1,6 +1,7 @@
-//! Ratings for the standings (ARCHITECTURE.md section 6): a Bradley-Terry maximum-likelihood fit on
-//! the Elo scale with a 95% error, and Glicko-2 (from `skillratings`) with one rating period per
-//! round. Both take the same input, a list of [`GameScore`]s between players numbered `0..n`.
+//! Ratings for the standings (docs/design.md, section Contracts): a Bradley-Terry
+//! maximum-likelihood fit on the Elo scale with a 95% error, and Glicko-2 (from `skillratings`) with one
+//! rating period per round. Both take the same input, a list of [`GameScore`]s between players
+//! numbered `0..n`.
 //!
 //! - [`bradley_terry`]: all games at once; the order of the games does not matter (the games are
 //!   first aggregated, exactly, into per-pair totals). Ratings are centred so that their mean is 0.

@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::games::{Fault, FaultKind, Params};
+use crate::games::{Fault, FaultKind, Outbox, Params, Seating};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PlayerInfo {
@@ -332,6 +332,114 @@ fn sync_all(logs: Vec<GameLog>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading a log back, for `arena replay` and the report's viewer.
+
+/// A game log read back: its header and entries, and the game it records set up as it started.
+pub struct Recorded<'a> {
+    pub header: Header,
+    pub names: [String; 2],
+    /// Every entry after the header, with its line number.
+    pub entries: Vec<(usize, Entry<'a>)>,
+    pub judge: super::Judge,
+    /// What the game sent as it started.
+    pub out: Outbox,
+}
+
+impl<'a> Recorded<'a> {
+    /// Read a log's text; errors name the file and line.
+    pub fn read(path: &Path, text: &'a str) -> Result<Recorded<'a>> {
+        let bad = |n: usize, what: &str| Error::Usage(format!("{}:{n}: {what}", path.display()));
+        let mut lines = text.lines().enumerate();
+        let header = match lines.next().map(|(_, l)| serde_json::from_str::<Entry>(l)) {
+            Some(Ok(Entry::Header { header })) => header,
+            Some(Err(e)) => return Err(bad(1, &e.to_string())),
+            _ => {
+                return Err(bad(
+                    1,
+                    "not an arena game log: the first line is not a header",
+                ));
+            }
+        };
+        let mut entries = Vec::new();
+        for (n, line) in lines {
+            let e: Entry = serde_json::from_str(line).map_err(|e| bad(n + 1, &e.to_string()))?;
+            // A seat beyond the game's two was never written by arena: an edited log.
+            let seat = match &e {
+                Entry::Sent { to: s, .. }
+                | Entry::Received { from: s, .. }
+                | Entry::Fault { fault: s, .. }
+                | Entry::Exit { exit: s, .. } => Some(*s),
+                _ => None,
+            };
+            if let Some(s) = seat.filter(|&s| s >= 2) {
+                return Err(bad(
+                    n + 1,
+                    &format!("seat {s} does not exist: the game has seats 0 and 1"),
+                ));
+            }
+            entries.push((n + 1, e));
+        }
+        let game = crate::games::find_game(&header.game).map_err(|e| bad(1, &e))?;
+        let pairs = header.params.clone().recorded(game.params).pairs();
+        let params = Params::resolve(
+            game.params,
+            pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        )
+        .map_err(|e| bad(1, &e))?;
+        if header.players.len() != 2 {
+            return Err(bad(1, "a game log names exactly two players"));
+        }
+        let names = [
+            header.players[0].name.clone(),
+            header.players[1].name.clone(),
+        ];
+        let seating = Seating {
+            names: names.clone(),
+            seed: header.seed,
+            timeout: header.timeout,
+        };
+        let mut judge =
+            super::Judge::new(game.new_game(&params, &seating).map_err(|e| bad(1, &e))?);
+        let mut out = Outbox {
+            now_ms: header.start_ms,
+            ..Outbox::default()
+        };
+        judge.start(&mut out);
+        Ok(Recorded {
+            header,
+            names,
+            entries,
+            judge,
+            out,
+        })
+    }
+}
+
+/// Give one logged entry to the judge as the referee did: a bot's line or a failure, at the
+/// logged time. Returns whether the entry was one of those.
+pub fn apply(judge: &mut super::Judge, start_ms: u64, entry: &Entry, out: &mut Outbox) -> bool {
+    match entry {
+        Entry::Received { t, from, line } if *from < 2 => {
+            out.now_ms = clock(start_ms, *t);
+            let _ = judge.line(*from, line, out);
+            true
+        }
+        // A refused line was already judged a fault when it was replayed.
+        Entry::Fault {
+            t,
+            fault,
+            kind,
+            detail,
+        } if *fault < 2 && !judge.has_failed(*fault) => {
+            out.now_ms = clock(start_ms, *t);
+            judge.fault(*fault, Fault::new(*kind, detail.to_string()), out);
+            true
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]

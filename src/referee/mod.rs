@@ -19,9 +19,11 @@ use crate::games::{
 
 pub mod judge;
 pub mod log;
+mod setup;
 
 pub use judge::{Judge, Verdict};
 use log::{GameLog, Header, PlayerInfo, clock};
+pub use setup::{MatchOptions, SETUP_ATTEMPTS, SETUP_PAUSE, play_retrying};
 
 pub struct Player {
     pub name: String,
@@ -62,6 +64,34 @@ pub struct GameRecord {
     pub seed: u64,
     pub duration_ms: u64,
     pub log: String,
+}
+
+impl GameRecord {
+    /// The line printed when game `id` ends: who played, the score, why it ended, and the fault.
+    pub fn finished_line(&self, id: usize) -> String {
+        let mut line = format!(
+            "Finished game {id} ({} vs {}): {}-{} {}, {} plies",
+            self.players[0],
+            self.players[1],
+            format_score(self.scores[0]),
+            format_score(self.scores[1]),
+            self.reason.as_str(),
+            self.plies
+        );
+        if let (Some(seat), Some(detail)) = (self.faulted, &self.detail) {
+            line.push_str(&format!(": {} {detail}", self.players[seat]));
+        }
+        line
+    }
+}
+
+/// A seat's score as the lines print it: `1`, `0`, or `1/2`.
+pub fn format_score(x: f64) -> String {
+    if x == 0.5 {
+        "1/2".into()
+    } else {
+        format!("{x}")
+    }
 }
 
 /// The stderr capture file of a seat, beside the game log.

@@ -9,8 +9,8 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::games::picture::Picture;
 use crate::referee::log::Entry;
+use crate::referee::log::{Recorded, apply};
 use crate::referee::stderr_path;
-use crate::replay::{Recorded, apply};
 
 /// The most of a bot's stderr the report carries per game; the file beside the log has it all.
 pub const STDERR_TAIL: usize = 8 * 1024;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use base64::Engine;
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::games::GameInfo;
 use crate::ratings;
 
@@ -121,7 +121,7 @@ fn failures(names: &[String], rows: &[GameRow]) -> Vec<[u32; 4]> {
 
 /// Where a row's log is: in `dir/logs`, or as recorded (relative to where arena ran) for a log
 /// kept elsewhere. The folder's own comes first: a copied folder must not show the original's.
-fn log_file(dir: &Path, row: &GameRow, exists: impl Fn(&Path) -> bool) -> PathBuf {
+pub fn log_file(dir: &Path, row: &GameRow, exists: impl Fn(&Path) -> bool) -> PathBuf {
     let recorded = PathBuf::from(&row.log);
     let here = dir
         .join("logs")
@@ -312,49 +312,6 @@ pub fn write(dir: &Path, input: &ReportInput) -> Result<PathBuf> {
     let page = render(dir, input);
     write_atomic(&path, page.as_bytes())?;
     Ok(path)
-}
-
-/// `arena report DIR`: the page again from what the folder holds. The game and its parameters
-/// come from the first game's log; the spec is not needed.
-pub fn report_command(dir: &Path, title: Option<String>) -> Result<()> {
-    let games = dir.join("games.csv");
-    let rows = super::read_games(&games)?;
-    let Some(first) = rows.first() else {
-        return Err(Error::Usage(format!(
-            "{}: no games yet, nothing to report",
-            games.display()
-        )));
-    };
-    let log = log_file(dir, first, Path::exists);
-    let text =
-        std::fs::read_to_string(&log).map_err(Error::io(format!("reading {}", log.display())))?;
-    let header = crate::replay::Recorded::read(&log, &text)?.header;
-    let game = crate::duel::find_game(&header.game)?;
-    let names = super::bot_names(&[], &rows);
-    let started = std::time::Instant::now();
-    let page = write(
-        dir,
-        &ReportInput {
-            title: title.unwrap_or_else(|| {
-                std::path::absolute(dir)
-                    .ok()
-                    .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
-                    .unwrap_or_else(|| "arena".into())
-            }),
-            game,
-            params: header.params.pairs(),
-            format: "results",
-            names: &names,
-            rows: &rows,
-        },
-    )?;
-    eprintln!(
-        "arena: {} games in {} ({:.2} s)",
-        rows.len(),
-        page.display(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The results tables (contract: ARCHITECTURE.md section 5): `games.csv` records, and the
+//! The results tables (contract: docs/design.md, section Contracts): `games.csv` records, and the
 //! standings, crosstable and grades computed from them alone, so that `arena ratings` rebuilds
 //! exactly what `arena run` wrote.
 
@@ -470,37 +470,6 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
         w.write_record(&line).expect("in memory");
     }
     w.into_inner().expect("a Vec takes all")
-}
-
-/// `arena ratings GAMES.csv...`: the standings over every record, as `arena run` computes them.
-pub fn ratings_command(files: &[std::path::PathBuf], out: Option<&Path>) -> Result<()> {
-    let mut rows = Vec::new();
-    // Shards and ladders merge; the same file given twice would count its games twice.
-    let mut seen: BTreeMap<(u64, u64, String, String), &Path> = BTreeMap::new();
-    for f in files {
-        for row in read_games(f)? {
-            let key = (row.id, row.seed, row.seat0.clone(), row.seat1.clone());
-            if let Some(first) = seen.insert(key, f.as_path()) {
-                return Err(Error::Usage(format!(
-                    "{}: game {} is also in {}: the same game would count twice",
-                    f.display(),
-                    row.id,
-                    first.display()
-                )));
-            }
-            rows.push(row);
-        }
-    }
-    let names = bot_names(&[], &rows);
-    let table = standings(&names, &rows);
-    if let Some(dir) = out {
-        std::fs::create_dir_all(dir).map_err(Error::io(format!("creating {}", dir.display())))?;
-        write_atomic(&dir.join("standings.csv"), &standings_csv(&table))?;
-        write_atomic(&dir.join("crosstable.csv"), &crosstable_csv(&names, &rows))?;
-    }
-    eprintln!("arena: {} games from {} file(s)", rows.len(), files.len());
-    crate::out::text(&standings_text(&table));
-    Ok(())
 }
 
 #[cfg(test)]

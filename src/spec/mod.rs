@@ -1,5 +1,5 @@
-//! The tournament spec (contract: ARCHITECTURE.md section 5): a TOML file, checked completely
-//! before any game starts. Every error names the file, line and column of what is wrong.
+//! The tournament spec (contract: docs/design.md, section Contracts): a TOML file, checked
+//! completely before any game starts. Every error names the file, line and column of what is wrong.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -162,15 +162,7 @@ fn seconds(
     let Some(v) = value else {
         return Ok(Duration::from_secs_f64(default));
     };
-    let secs = *v.get_ref();
-    if secs.is_finite() && (0.1..=600.0).contains(&secs) {
-        Ok(Duration::from_secs_f64(secs))
-    } else {
-        Err(src.at(
-            Some(v.span()),
-            format!("{key} must be from 0.1 to 600 seconds, got {secs}"),
-        ))
-    }
+    games::move_time(*v.get_ref()).map_err(|e| src.at(Some(v.span()), format!("{key} {e}")))
 }
 
 /// A parameter value from TOML as the `key=value` text games validate.
@@ -244,17 +236,8 @@ impl Spec {
 
         check_name(raw.name.get_ref())
             .map_err(|e| src.at(Some(raw.name.span()), format!("name {e}")))?;
-        let game = games::find(raw.game.get_ref()).ok_or_else(|| {
-            let known: Vec<_> = games::ALL.iter().map(|g| g.name).collect();
-            src.at(
-                Some(raw.game.span()),
-                format!(
-                    "unknown game '{}' (known: {})",
-                    raw.game.get_ref(),
-                    known.join(", ")
-                ),
-            )
-        })?;
+        let game =
+            games::find_game(raw.game.get_ref()).map_err(|e| src.at(Some(raw.game.span()), e))?;
         let format = raw
             .format
             .as_ref()
@@ -376,18 +359,7 @@ impl Spec {
                         "'-' (a person at the terminal) cannot play in a tournament".into(),
                     ));
                 }
-                BotCommand::Builtin(n) if !game.has_builtin(n) => {
-                    let known: Vec<_> = game
-                        .builtins
-                        .iter()
-                        .map(|(n, _)| format!("builtin:{n}"))
-                        .collect();
-                    return Err(at_command(format!(
-                        "{} has no built-in bot '{n}' (it has: {})",
-                        game.name,
-                        known.join(", ")
-                    )));
-                }
+                BotCommand::Builtin(n) => game.check_builtin(n).map_err(at_command)?,
                 _ => {}
             }
             let dir = match &b.dir {

@@ -11,10 +11,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tokio::task::JoinSet;
 
 use crate::bot::process::IoLimits;
-use crate::duel::{SETUP_ATTEMPTS, SETUP_PAUSE, finished_line};
 use crate::error::{Error, Result};
 use crate::games::derive_seed;
 use crate::referee::{self, MatchSetup, Played, Player};
+use crate::referee::{SETUP_ATTEMPTS, SETUP_PAUSE};
 use crate::report::{self, GameRow};
 use crate::schedule::Planned;
 use crate::schedule::swiss::{SwissPlayer, pair_round};
@@ -866,7 +866,7 @@ async fn play_all(
             let batch = std::mem::take(&mut finished);
             let lines = batch
                 .iter()
-                .map(|(job, played)| finished_line(job.id as usize, &played.record))
+                .map(|(job, played)| played.record.finished_line(job.id as usize))
                 .collect();
             let jobs = batch.iter().map(|(job, _)| *job).collect();
             let kept = results.rows.len();

@@ -40,7 +40,7 @@ pub static INFO: GameInfo = GameInfo {
     ],
     timeout: 3.0,
     startup_timeout: 10.0,
-    framing: crate::bot::framing::Framing::Lines,
+    framing: crate::games::Framing::Lines,
     create: |params, seating| {
         Ok(Box::new(protocol::Batalo::new(
             params,

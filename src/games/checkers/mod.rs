@@ -18,7 +18,7 @@ pub static INFO: GameInfo = GameInfo {
     builtins: json_protocol::BUILTINS,
     timeout: 3.0,
     startup_timeout: 10.0,
-    framing: crate::bot::framing::Framing::Json,
+    framing: crate::games::Framing::Json,
     create: json_protocol::create::<rules::Board>,
     perft: Some(super::position::perft_of::<rules::Board>),
 };

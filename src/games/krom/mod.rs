@@ -35,7 +35,7 @@ pub static INFO: GameInfo = GameInfo {
     builtins: bots::BUILTINS,
     timeout: 3.0,
     startup_timeout: 10.0,
-    framing: crate::bot::framing::Framing::Json,
+    framing: crate::games::Framing::Json,
     create: |params, seating| Ok(Box::new(protocol::Krom::new(params, seating.names.clone()))),
     perft: None,
 };

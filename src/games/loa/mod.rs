@@ -46,7 +46,7 @@ pub static INFO: GameInfo = GameInfo {
     // CodinGame's 1 s first turn, plus the 0.3 s its runner waits after starting the bots before
     // the first input, which arena does not: real bots use it for their start-up.
     startup_timeout: 1.3,
-    framing: crate::bot::framing::Framing::Lines,
+    framing: crate::games::Framing::Lines,
     create: |params, seating| Ok(Box::new(protocol::Loa::new(params, seating))),
     perft: Some(position::perft_of::<rules::Board>),
 };

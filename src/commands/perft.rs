@@ -1,11 +1,11 @@
 //! `arena perft GAME DEPTH [--position POS] [--divide]`: move-generation counts, for game authors
 //! and the rules tests.
 
-use crate::duel::find_game;
 use crate::error::{Error, Result};
+use crate::games::find_game;
 
 pub fn run(game: &str, depth: u32, position: Option<&str>, divide: bool) -> Result<()> {
-    let info = find_game(game)?;
+    let info = find_game(game).map_err(Error::Usage)?;
     let perft = info.perft.ok_or_else(|| {
         Error::Usage(format!(
             "perft counts the moves of board games; {} is not one",

@@ -1,108 +1,37 @@
-//! `arena games` and `arena duel`: one quick match between two bots.
+//! `arena duel`: one quick match between two bots.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
-use crate::cli::DuelArgs;
 use crate::error::{Error, Result};
-use crate::games::{self, GameInfo, Params, derive_seed};
-use crate::referee::{self, GameRecord, MatchSetup, Player};
+use crate::games::derive_seed;
+use crate::referee::{MatchOptions, MatchSetup, Player, play_retrying};
 
-/// How many times a game is set up before arena gives it up, and the pause between: a machine
-/// out of processes or memory for a moment, or a sandbox that failed once, is worth a retry.
-pub const SETUP_ATTEMPTS: u32 = 3;
-pub const SETUP_PAUSE: Duration = Duration::from_secs(1);
-
-/// Play a game, set up again (after a pause) when arena could not set it up. `Err(Setup)` when
-/// no attempt could: the game was not played, and is no one's fault.
-pub async fn play_retrying(mut setup: impl FnMut() -> MatchSetup) -> Result<GameRecord> {
-    let mut attempt = 1;
-    loop {
-        match referee::play(setup()).await {
-            Err(Error::Setup(why)) if attempt < SETUP_ATTEMPTS => {
-                crate::out::warn(&format!(
-                    "arena: could not set the game up ({why}); trying again in {} s",
-                    SETUP_PAUSE.as_secs_f64()
-                ));
-                tokio::time::sleep(SETUP_PAUSE).await;
-                attempt += 1;
-            }
-            played => return played,
-        }
-    }
-}
-
-/// `arena games [GAME]`.
-pub fn games(name: Option<&str>) -> Result<()> {
-    match name {
-        None => {
-            for g in games::ALL {
-                crate::out::line(&format!("{:<10} {}", g.name, g.summary));
-            }
-        }
-        Some(name) => crate::out::line(&find_game(name)?.full_description()),
-    }
-    Ok(())
-}
-
-pub fn find_game(name: &str) -> Result<&'static GameInfo> {
-    games::find(name).ok_or_else(|| {
-        let known: Vec<_> = games::ALL.iter().map(|g| g.name).collect();
-        Error::Usage(format!(
-            "unknown game '{name}' (known: {})",
-            known.join(", ")
-        ))
-    })
-}
-
-/// Seconds within Code Colosseum's bounds for a timeout.
-pub fn check_timeout(what: &str, secs: f64) -> Result<Duration> {
-    if secs.is_finite() && (0.1..=600.0).contains(&secs) {
-        Ok(Duration::from_secs_f64(secs))
-    } else {
-        Err(Error::Usage(format!(
-            "{what} must be from 0.1 to 600 seconds, got {secs}"
-        )))
-    }
-}
-
-/// Parse a BOT argument for `game`, checking that a built-in exists.
-pub fn parse_bot(text: &str, game: &GameInfo, args: &DuelArgs, which: usize) -> Result<BotSpec> {
-    let base = std::env::current_dir().map_err(Error::io("reading the current directory"))?;
-    let channel = match args.channel[..] {
-        [both] => both,
-        [a, b] => [a, b][which],
-        _ => {
-            return Err(Error::Usage(
-                "--channel takes one channel, or two separated by a comma".into(),
-            ));
-        }
-    };
-    let spec = BotSpec::parse(text, &base, channel)
-        .map_err(|e| Error::Usage(format!("bot {} ({text}): {e}", which + 1)))?;
-    if let BotCommand::Builtin(name) = &spec.command
-        && !game.has_builtin(name)
-    {
-        let known: Vec<_> = game
-            .builtins
-            .iter()
-            .map(|(n, _)| format!("builtin:{n}"))
-            .collect();
-        return Err(Error::Usage(format!(
-            "bot {} ({text}): {} has no built-in bot '{name}' (it has: {})",
-            which + 1,
-            game.name,
-            known.join(", ")
-        )));
-    }
-    Ok(spec)
+/// What `arena duel` was asked for.
+#[derive(Clone)]
+pub struct Options {
+    /// The two BOT arguments, as given.
+    pub bots: [String; 2],
+    pub matched: MatchOptions,
+    pub games: u32,
+    /// Each bot's channel.
+    pub channels: [Channel; 2],
+    pub seed: Option<u64>,
+    pub out: Option<PathBuf>,
+    /// The spectator program's command line.
+    pub spectate: Option<String>,
+    pub json: bool,
+    /// Run both bots in the sandbox as this user.
+    pub sandbox: Option<String>,
+    pub ponder: bool,
+    /// `NAME0,NAME1`, as given.
+    pub names: Option<String>,
 }
 
 /// Names for the two bots: as given, else from their commands, made distinct.
-fn names(args: &DuelArgs, bots: &[BotSpec; 2]) -> Result<[String; 2]> {
+fn names(args: &Options, bots: &[BotSpec; 2]) -> Result<[String; 2]> {
     if let Some(given) = &args.names {
         return match given.split(',').map(str::trim).collect::<Vec<_>>()[..] {
             [a, b] if !a.is_empty() && !b.is_empty() && a != b => Ok([a.into(), b.into()]),
@@ -118,31 +47,6 @@ fn names(args: &DuelArgs, bots: &[BotSpec; 2]) -> Result<[String; 2]> {
     } else {
         [a, b]
     })
-}
-
-pub fn format_score(x: f64) -> String {
-    if x == 0.5 {
-        "1/2".into()
-    } else {
-        format!("{x}")
-    }
-}
-
-/// The stable one-line summary of a finished game.
-pub fn finished_line(id: usize, r: &GameRecord) -> String {
-    let mut line = format!(
-        "Finished game {id} ({} vs {}): {}-{} {}, {} plies",
-        r.players[0],
-        r.players[1],
-        format_score(r.scores[0]),
-        format_score(r.scores[1]),
-        r.reason.as_str(),
-        r.plies
-    );
-    if let (Some(seat), Some(detail)) = (r.faulted, &r.detail) {
-        line.push_str(&format!(": {} {detail}", r.players[seat]));
-    }
-    line
 }
 
 /// A new folder for a duel's results: `results/duel-GAME-DATE-TIME`, made here and by no one
@@ -184,66 +88,33 @@ fn new_folder(parent: &Path, stem: &str) -> std::io::Result<PathBuf> {
     unreachable!("some number is free")
 }
 
-/// What a match needs from the command line besides its bots, checked.
-pub struct MatchOptions {
-    pub game: &'static GameInfo,
-    pub params: Params,
-    pub timeout: Duration,
-    pub startup_timeout: Duration,
-}
-
-/// `--game`, `-a`, `--timeout` and `--startup-timeout`, as `duel` and `check` take them.
-pub fn match_options(
-    game: &str,
-    args: &[String],
-    timeout: Option<f64>,
-    startup_timeout: Option<f64>,
-) -> Result<MatchOptions> {
-    let game = find_game(game)?;
-    let pairs = Params::parse_pairs(args).map_err(Error::Usage)?;
-    let params = game
-        .resolve_params(pairs)
-        .map_err(|e| Error::Usage(format!("{}: {e}", game.name)))?;
-    Ok(MatchOptions {
-        game,
-        params,
-        timeout: check_timeout("--timeout", timeout.unwrap_or(game.timeout))?,
-        startup_timeout: check_timeout(
-            "--startup-timeout",
-            startup_timeout.unwrap_or(game.startup_timeout),
-        )?,
-    })
-}
-
-pub async fn run(args: DuelArgs) -> Result<()> {
+pub async fn run(args: Options) -> Result<()> {
     let MatchOptions {
         game,
-        params,
+        ref params,
         timeout,
         startup_timeout,
-    } = match_options(&args.game, &args.args, args.timeout, args.startup_timeout)?;
-    let bots = [
-        parse_bot(&args.bot0, game, &args, 0)?,
-        parse_bot(&args.bot1, game, &args, 1)?,
-    ];
+    } = args.matched;
+    let base = std::env::current_dir().map_err(Error::io("reading the current directory"))?;
+    let bot = |i: usize| {
+        let text = &args.bots[i];
+        BotSpec::for_game(text, &base, args.channels[i], game)
+            .map_err(|e| Error::Usage(format!("bot {} ({text}): {e}", i + 1)))
+    };
+    let bots = [bot(0)?, bot(1)?];
     if bots.iter().all(|b| b.command == BotCommand::Terminal) {
         return Err(Error::Usage("only one bot can be the terminal (-)".into()));
     }
     let spectate = match &args.spectate {
-        Some(cmd) => {
-            let base =
-                std::env::current_dir().map_err(Error::io("reading the current directory"))?;
-            Some(
-                BotCommand::parse(cmd, &base)
-                    .map_err(|e| Error::Usage(format!("--spectate: {e}")))?,
-            )
-        }
+        Some(cmd) => Some(
+            BotCommand::parse(cmd, &base).map_err(|e| Error::Usage(format!("--spectate: {e}")))?,
+        ),
         None => None,
     };
     let mut bots = bots;
-    if args.sandbox {
+    if let Some(user) = &args.sandbox {
         crate::bot::Sandbox::bwrap().map_err(|e| Error::Usage(format!("--sandbox: {e}")))?;
-        let sandbox = crate::bot::Sandbox::new(&args.sandbox_user)
+        let sandbox = crate::bot::Sandbox::new(user)
             .map_err(|e| Error::Usage(format!("--sandbox-user: {e}")))?;
         for b in bots.iter_mut() {
             sandbox
@@ -349,7 +220,7 @@ pub async fn run(args: DuelArgs) -> Result<()> {
         } else {
             2
         }] += 1;
-        say(&finished_line(i + 1, &record));
+        say(&record.finished_line(i + 1));
         rows.push(crate::report::GameRow::new(
             i as u64 + 1,
             i as u32 + 1,

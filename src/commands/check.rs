@@ -3,15 +3,25 @@
 
 use std::path::Path;
 
-use clap::{Parser, ValueEnum};
+use std::path::PathBuf;
 
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel};
-use crate::cli::{CheckArgs, DuelArgs};
-use crate::duel::{MatchOptions, match_options, parse_bot, play_retrying};
 use crate::error::{Error, Result};
 use crate::games::{GameInfo, Reason, derive_seed};
-use crate::referee::{GameRecord, MatchSetup, Player, stderr_path};
+use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying, stderr_path};
+
+/// What `arena check` was asked for.
+#[derive(Clone)]
+pub struct Options {
+    /// The BOT argument, as given.
+    pub bot: String,
+    pub matched: MatchOptions,
+    pub games: u32,
+    pub channel: Channel,
+    pub seed: Option<u64>,
+    pub out: Option<PathBuf>,
+}
 
 /// Lines of the bot's stderr quoted for a failure.
 const STDERR_LINES: usize = 5;
@@ -35,14 +45,18 @@ struct Failure {
     text: String,
 }
 
-pub async fn run(args: CheckArgs) -> Result<()> {
+pub async fn run(args: Options) -> Result<()> {
     let MatchOptions {
         game,
-        params,
+        ref params,
         timeout,
         startup_timeout,
-    } = match_options(&args.game, &args.args, args.timeout, args.startup_timeout)?;
-    let bot = parse_bot(&args.bot, game, &as_duel(&args)?, 0)?;
+    } = args.matched;
+    let base = std::env::current_dir().map_err(Error::io("reading the current directory"))?;
+    // Read as `arena duel` reads its first bot, so that it means the same and is refused with
+    // the same words.
+    let bot = BotSpec::for_game(&args.bot, &base, args.channel, game)
+        .map_err(|e| Error::Usage(format!("bot 1 ({}): {e}", args.bot)))?;
     if bot.command == BotCommand::Terminal {
         return Err(Error::Usage(
             "check tries a program; to play yourself, use `arena duel - builtin:random`".into(),
@@ -199,33 +213,6 @@ pub async fn run(args: CheckArgs) -> Result<()> {
             failed.len()
         )))
     }
-}
-
-/// The duel that reads BOT as `arena duel` does, so that it means the same and is refused with
-/// the same words. Built by parsing, so that duel's options can grow without touching this.
-fn as_duel(args: &CheckArgs) -> Result<DuelArgs> {
-    #[derive(clap::Parser)]
-    struct Duel {
-        #[command(flatten)]
-        args: DuelArgs,
-    }
-    let channel = args
-        .channel
-        .to_possible_value()
-        .expect("every channel has a name");
-    let argv = [
-        "duel",
-        "--game",
-        &args.game,
-        "--channel",
-        channel.get_name(),
-        "--",
-        &args.bot,
-        "builtin:random",
-    ];
-    Duel::try_parse_from(argv)
-        .map(|d| d.args)
-        .map_err(|e| Error::Usage(e.to_string()))
 }
 
 /// The players' names: the bot's own, the built-in's, made distinct as duel makes them.
@@ -597,7 +584,7 @@ mod tests {
 
     #[test]
     fn names_the_status_of_a_crash() {
-        let game = crate::duel::find_game("roshambo").unwrap();
+        let game = crate::games::find_game("roshambo").unwrap();
         let h = hint(
             "exited with status 3 at move 2",
             Reason::Crash,

@@ -1,0 +1,19 @@
+//! `arena games [GAME]`: the games there are, or one game's rules, streams and parameters.
+
+use crate::error::{Error, Result};
+use crate::games;
+
+pub fn run(name: Option<&str>) -> Result<()> {
+    match name {
+        None => {
+            for g in games::ALL {
+                crate::out::line(&format!("{:<10} {}", g.name, g.summary));
+            }
+        }
+        Some(name) => {
+            let game = games::find_game(name).map_err(Error::Usage)?;
+            crate::out::line(&game.full_description());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,41 @@
+//! `arena ratings GAMES.csv...`: the standings over every record given, as `arena run` computes
+//! them, merged from shards and ladder runs.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::report::{
+    bot_names, crosstable_csv, read_games, standings, standings_csv, standings_text, write_atomic,
+};
+
+/// `arena ratings GAMES.csv...`: the standings over every record, as `arena run` computes them.
+pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
+    let mut rows = Vec::new();
+    // Shards and ladders merge; the same file given twice would count its games twice.
+    let mut seen: BTreeMap<(u64, u64, String, String), &Path> = BTreeMap::new();
+    for f in files {
+        for row in read_games(f)? {
+            let key = (row.id, row.seed, row.seat0.clone(), row.seat1.clone());
+            if let Some(first) = seen.insert(key, f.as_path()) {
+                return Err(Error::Usage(format!(
+                    "{}: game {} is also in {}: the same game would count twice",
+                    f.display(),
+                    row.id,
+                    first.display()
+                )));
+            }
+            rows.push(row);
+        }
+    }
+    let names = bot_names(&[], &rows);
+    let table = standings(&names, &rows);
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).map_err(Error::io(format!("creating {}", dir.display())))?;
+        write_atomic(&dir.join("standings.csv"), &standings_csv(&table))?;
+        write_atomic(&dir.join("crosstable.csv"), &crosstable_csv(&names, &rows))?;
+    }
+    eprintln!("arena: {} games from {} file(s)", rows.len(), files.len());
+    crate::out::text(&standings_text(&table));
+    Ok(())
+}

@@ -1,0 +1,52 @@
+//! `arena report DIR`: the HTML report of a results folder, written again from its records.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::games::find_game;
+use crate::referee::log::Recorded;
+use crate::report::html::{ReportInput, log_file, write};
+use crate::report::{bot_names, read_games};
+
+/// `arena report DIR`: the page again from what the folder holds. The game and its parameters
+/// come from the first game's log; the spec is not needed.
+pub fn run(dir: &Path, title: Option<String>) -> Result<()> {
+    let games = dir.join("games.csv");
+    let rows = read_games(&games)?;
+    let Some(first) = rows.first() else {
+        return Err(Error::Usage(format!(
+            "{}: no games yet, nothing to report",
+            games.display()
+        )));
+    };
+    let log = log_file(dir, first, Path::exists);
+    let text =
+        std::fs::read_to_string(&log).map_err(Error::io(format!("reading {}", log.display())))?;
+    let header = Recorded::read(&log, &text)?.header;
+    let game = find_game(&header.game).map_err(Error::Usage)?;
+    let names = bot_names(&[], &rows);
+    let started = std::time::Instant::now();
+    let page = write(
+        dir,
+        &ReportInput {
+            title: title.unwrap_or_else(|| {
+                std::path::absolute(dir)
+                    .ok()
+                    .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .unwrap_or_else(|| "arena".into())
+            }),
+            game,
+            params: header.params.pairs(),
+            format: "results",
+            names: &names,
+            rows: &rows,
+        },
+    )?;
+    eprintln!(
+        "arena: {} games in {} ({:.2} s)",
+        rows.len(),
+        page.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
