@@ -151,6 +151,23 @@ command = "python3 -c \"import sys; print('crasher: out of ideas', file=sys.stde
         3,
         "a drawn rating per bot"
     );
+    // At 1280 px neither the page nor the standings table scrolls sideways.
+    b.resize(1280, 900);
+    let sideways =
+        "const d = document.documentElement, s = document.querySelector('#standings .scroll');
+        return [d.scrollWidth, d.clientWidth, s.scrollWidth, s.clientWidth];";
+    let widths = b.script(sideways);
+    let w = |k: usize| widths[k].as_u64().unwrap();
+    assert!(w(1) >= 1200, "the window is 1280 px wide: {widths}");
+    assert!(
+        w(0) <= w(1),
+        "the page scrolls sideways at 1280 px: {widths}"
+    );
+    assert!(
+        w(2) <= w(3),
+        "the standings scroll sideways at 1280 px: {widths}"
+    );
+    b.screenshot(&artifact("tournament-1280.png"));
     assert_eq!(b.count("#crosstable-body td[data-a]"), 6, "six pairings");
     assert_eq!(b.count("#progress-chart svg path"), 3, "a line per bot");
     // The crasher lost its four games by crashing.
@@ -223,6 +240,12 @@ command = "python3 -c \"import sys; print('crasher: out of ideas', file=sys.stde
         b.text("#v-caption").contains("crasher failed (crash)"),
         "{}",
         b.text("#v-caption")
+    );
+    // With a game open in the viewer, the page still fits 1280 px.
+    let widths = b.script(sideways);
+    assert!(
+        widths[0].as_u64() <= widths[1].as_u64(),
+        "the page scrolls sideways at 1280 px with the viewer open: {widths}"
     );
 }
 

@@ -121,6 +121,11 @@ impl Browser {
         self.send("GET", path, None)
     }
 
+    /// Resize the browser window (the page's viewport follows), as a person narrowing it would.
+    pub fn resize(&self, width: u32, height: u32) {
+        self.post("/window/rect", json!({"width": width, "height": height}));
+    }
+
     pub fn goto(&self, url: &str) {
         self.post("/url", json!({ "url": url }));
     }

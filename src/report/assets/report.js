@@ -9,7 +9,8 @@ const REASONS_FAILED = new Set(["timeout", "crash", "illegal", "protocol"]);
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-const num = (x, d = 0) => (x === null || x === undefined ? "–" : Number(x).toFixed(d));
+// A rating that rounds to zero is written 0, not -0.
+const num = (x, d = 0) => (x === null || x === undefined ? "–" : Number(x).toFixed(d).replace(/^-(0(\.0+)?)$/, "$1"));
 const pts = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1).replace(/\.5$/, "½").replace(/^0½/, "½"));
 
 function el(tag, attrs = {}, ns = null) {
@@ -27,7 +28,7 @@ function drawMeta() {
 
 // ---------------------------------------------------------------- standings
 function errorBar(s, lo, hi) {
-  const W = 220, H = 18, pad = 6;
+  const W = 200, H = 18, pad = 6;
   const x = (v) => pad + ((Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo || 1)) * (W - 2 * pad);
   const svg = el("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Elo ${num(s.elo)} ± ${num(s.elo_error)}` }, SVG);
   svg.appendChild(el("line", { x1: x(0), x2: x(0), y1: 0, y2: H, stroke: "#c8ccd0", "stroke-dasharray": "2 2" }, SVG));
@@ -49,14 +50,16 @@ function drawStandings() {
     hi = Math.max(hi, s.elo + e);
   }
   if (!isFinite(lo)) { lo = -100; hi = 100; }
-  t.innerHTML = `<thead><tr><th>rank</th><th class="name">bot</th><th>games</th><th>won</th><th>drawn</th><th>lost</th><th>score</th>
-    <th>Elo</th><th>± 95%</th><th class="name">Elo with its 95% interval (${Math.round(lo)} to ${Math.round(hi)})</th><th>Glicko-2</th><th>RD</th>
+  // The table fits 1280 px: the interval's heading wraps over its bars, a long name is cut short
+  // (in full on hover). A wider table scrolls alone, its rank and bot columns fixed (report.css).
+  t.innerHTML = `<thead><tr><th class="rank">rank</th><th class="name bot">bot</th><th>games</th><th>won</th><th>drawn</th><th>lost</th><th>score</th>
+    <th>Elo</th><th>±&nbsp;95%</th><th class="name interval">Elo with its 95% interval <span class="range">(${Math.round(lo)} to ${Math.round(hi)})</span></th><th>Glicko-2</th><th>RD</th>
     <th title="games lost by timeout">timeouts</th><th title="games lost by a crash">crashes</th><th title="illegal moves and protocol errors">illegal</th></tr></thead>`;
   const body = el("tbody");
   for (const s of rows) {
     const tr = el("tr", { "data-bot": s.bot });
     const mark = s.marked ? ` <span class="mark" title="${s.marked === "perfect" ? "won every game" : "lost every game"}: the rating is held finite by the fit's prior">*</span>` : "";
-    tr.innerHTML = `<td>${s.rank}</td><td class="name">${esc(s.bot)}</td><td>${s.games}</td><td>${s.wins}</td><td>${s.draws}</td><td>${s.losses}</td>
+    tr.innerHTML = `<td class="rank">${s.rank}</td><td class="name bot" title="${esc(s.bot)}">${esc(s.bot)}</td><td>${s.games}</td><td>${s.wins}</td><td>${s.draws}</td><td>${s.losses}</td>
       <td>${pts(s.score)}</td><td class="elo">${num(s.elo)}${mark}</td><td>${num(s.elo_error)}</td><td class="bar"></td><td>${num(s.glicko2)}</td><td>${num(s.glicko2_rd)}</td>
       <td>${s.timeouts}</td><td>${s.crashes}</td><td>${s.illegal}</td>`;
     tr.querySelector("td.bar").appendChild(errorBar(s, lo, hi));
