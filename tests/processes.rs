@@ -1,5 +1,5 @@
-//! A bot's processes against arena's guarantees (README, "Deadlines and failures", "Fairness" and
-//! "Sandboxing untrusted bots"), with hostile bots from tests/bots/hostile/:
+//! A bot's processes against arena's guarantees (docs/bots.md, "Deadlines and failures" and
+//! "Fairness"; docs/security.md), with hostile bots from tests/bots/hostile/:
 //!
 //! - no orphan survives, after `arena duel` and after `arena run`: chains of `setsid` processes
 //!   re-parented to arena, and processes that grow back as they are killed;
@@ -613,7 +613,7 @@ fn assert_fair(f: &Fairness, games: usize, what: &str) {
         f.beats,
         &f.stolen[..f.stolen.len().min(20)]
     );
-    // The consequence the README promises. (0.3 s of CPU in a 1 s deadline: a machine loaded by
+    // The consequence docs/bots.md promises. (0.3 s of CPU in a 1 s deadline: a machine loaded by
     // others, as this shared one often is, can still make it late.)
     assert_eq!(f.honest_timeouts, 0, "the honest bot timed out: {all}");
     for r in &f.records {
@@ -779,7 +779,7 @@ fn check_killed(before: &[String], fams: &[Family; 2], sandbox: bool) {
         "the bots did not start their families: {before:#?}"
     );
     // Where arena makes cgroups (root, cgroup v2), its janitor kills every bot's group when
-    // arena dies; elsewhere only the bot itself has a parent-death signal (README).
+    // arena dies; elsewhere only the bot itself has a parent-death signal (docs/security.md).
     let all_die = sandbox || cgroups_usable();
     let mut failures = Vec::new();
     for f in fams {
@@ -801,8 +801,8 @@ fn check_killed(before: &[String], fams: &[Family; 2], sandbox: bool) {
                     f.daemon
                 ));
             } else {
-                // Known limit without the sandbox or cgroups (README): a descendant in a session
-                // of its own that was re-parented to arena has no parent-death signal.
+                // Known limit without the sandbox or cgroups (docs/security.md): a descendant in a
+                // session of its own that was re-parented to arena has no parent-death signal.
                 eprintln!(
                     "known limit: the daemon grandchild (own session) outlived arena: {:?}",
                     f.daemon
@@ -917,7 +917,7 @@ fn arena_unreadable(nobody: bool) {
         // Run by root, an unsandboxed bot is root: the kernel lets it read a root process's
         // environ and maps whatever its capabilities (only the files' owner stops another
         // user); without CAP_SYS_PTRACE, which arena drops, it gets no descriptor and no memory.
-        // The sandbox, or arena run as a user, is what hides the environment (README).
+        // The sandbox, or arena run as a user, is what hides the environment (docs/security.md).
         let fd = said
             .lines()
             .find(|l| l.starts_with("read_arena: fd:"))

@@ -827,9 +827,9 @@ async fn play_all(
                 let played = play_one(&spec, &dir, &job, &mut stop, &halted).await;
                 match played {
                     // A bot's last stderr can reach its file after its exit was seen: the game
-                    // is recorded once it is there, and the slot plays on meanwhile. Waiting
-                    // for it before the next game held the slot up (1,000 short games: 0.76x
-                    // to 0.82x of the baseline's rate without that wait).
+                    // is recorded once it is there, and the slot plays on meanwhile: waiting
+                    // for it before the next game held the slot up (bench/README.md,
+                    // throughput).
                     Some(Ok(mut played)) if !played.settled() => {
                         let done = done.clone();
                         tokio::spawn(async move {
