@@ -25,7 +25,7 @@ use tokio_util::codec::{FramedRead, LinesCodecError};
 use super::framing::{FrameCodec, Framing};
 
 use super::{BotCommand, BotSpec, Channel, cgroup::Cgroup, reaper, tree};
-use crate::games::{Fault, FaultKind};
+use crate::games::{Cause, Exit, Fault, FaultKind};
 
 /// How long arena keeps listening after a bot's process exited, for lines it wrote just before.
 const EXIT_LINGER: Duration = Duration::from_millis(100);
@@ -66,8 +66,8 @@ pub enum Event {
     Timeout,
     /// The bot closed its output (end of file).
     Eof,
-    /// The bot's process ended (how it ended) and left no line.
-    Exited(String),
+    /// The bot's process ended (how, and in words) and left no line.
+    Exited(Exit, String),
     /// A line longer than the limit.
     TooLong,
     /// Bytes that are not UTF-8.
@@ -80,20 +80,38 @@ impl Event {
     pub fn into_fault(self, waited: &str, max_line: usize) -> Fault {
         match self {
             Event::Line(_) => unreachable!("a line is not a fault"),
-            Event::Timeout => Fault::new(FaultKind::Timeout, format!("timed out {waited}")),
+            Event::Timeout => {
+                Fault::new(FaultKind::Timeout, format!("timed out {waited}")).because(Cause::Late)
+            }
             Event::Eof => Fault::new(
                 FaultKind::Crash,
                 format!("closed its output {waited} (end of file)"),
-            ),
-            Event::Exited(how) => Fault::new(FaultKind::Crash, format!("{how} {waited}")),
+            )
+            .because(Cause::ClosedOutput),
+            Event::Exited(exit, how) => {
+                Fault::new(FaultKind::Crash, format!("{how} {waited}")).because(Cause::Exited(exit))
+            }
             Event::TooLong => {
                 Fault::protocol(format!("sent a line longer than {max_line} bytes {waited}"))
+                    .because(Cause::TooLong)
             }
-            Event::NotUtf8 => Fault::protocol(format!("sent bytes that are not UTF-8 {waited}")),
+            Event::NotUtf8 => Fault::protocol(format!("sent bytes that are not UTF-8 {waited}"))
+                .because(Cause::NotUtf8),
             Event::ReadError(e) => {
                 Fault::new(FaultKind::Crash, format!("read error {waited}: {e}"))
+                    .because(Cause::ReadError)
             }
         }
+    }
+}
+
+/// How a process ended, as a fact.
+pub fn exit_of(status: ExitStatus) -> Exit {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Exit::Status(code),
+        (None, Some(sig)) => Exit::Signal(sig),
+        _ => Exit::Unknown,
     }
 }
 
@@ -129,7 +147,8 @@ struct Process {
     frozen: bool,
     limits: super::Limits,
     stderr_path: Option<PathBuf>,
-    exit: Option<String>,
+    /// How the process ended, and that in words.
+    exit: Option<(Exit, String)>,
     /// Set once `terminate` has killed the group; until then dropping the process kills it.
     terminated: bool,
     capture: Capture,
@@ -242,25 +261,29 @@ impl Process {
         if self.exit.is_none()
             && let Ok(Ok(status)) = timeout(grace, self.child.wait()).await
         {
-            self.exit = Some(self.described(status).await);
+            self.exit = Some((exit_of(status), self.described(status).await));
         }
         if self.exit.is_none() {
             let _ = killpg(self.pgid, Signal::SIGTERM);
             if let Ok(Ok(status)) = timeout(grace, self.child.wait()).await {
-                self.exit = Some(format!("{} (after arena's SIGTERM)", describe_exit(status)));
+                let how = format!("{} (after arena's SIGTERM)", describe_exit(status));
+                self.exit = Some((exit_of(status), how));
             }
         }
         self.kill();
         self.terminated = true;
         if self.exit.is_none() {
             self.exit = Some(match self.child.wait().await {
-                Ok(status) => describe_exit(status),
-                Err(e) => format!("could not be reaped: {e}"),
+                Ok(status) => (exit_of(status), describe_exit(status)),
+                Err(e) => (Exit::Unknown, format!("could not be reaped: {e}")),
             });
         }
         reaper::release(self.pgid.as_raw());
         let capture = std::mem::replace(&mut self.capture, Capture::none());
-        (self.exit.take().unwrap_or_default(), capture)
+        (
+            self.exit.take().map(|(_, how)| how).unwrap_or_default(),
+            capture,
+        )
     }
 }
 
@@ -447,7 +470,7 @@ impl Connection {
             // A program gone or not executable is the bot's; no memory or processes left is not.
             match e.kind() {
                 std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
-                    StartError::Bot(Fault::new(FaultKind::Crash, what))
+                    StartError::Bot(Fault::new(FaultKind::Crash, what).because(Cause::NotStarted))
                 }
                 _ => StartError::Arena(what),
             }
@@ -572,11 +595,11 @@ impl Connection {
                 },
                 status = async { self.process.as_mut().expect("checked").child.wait().await }, if !exited => {
                     let exited_at = Instant::now();
-                    let how = match status {
-                        Ok(s) => self.process.as_mut().expect("checked").described(s).await,
-                        Err(e) => format!("could not be waited for: {e}"),
+                    let ended = match status {
+                        Ok(s) => (exit_of(s), self.process.as_mut().expect("checked").described(s).await),
+                        Err(e) => (Exit::Unknown, format!("could not be waited for: {e}")),
                     };
-                    self.process.as_mut().expect("checked").exit = Some(how);
+                    self.process.as_mut().expect("checked").exit = Some(ended);
                     // Its last words may still be in the pipe, or a child may hold it open.
                     deadline = deadline.min(exited_at + EXIT_LINGER);
                 }
@@ -589,7 +612,7 @@ impl Connection {
                 }
                 _ = sleep_until(deadline) => {
                     return match self.process.as_ref().and_then(|p| p.exit.clone()) {
-                        Some(how) => Event::Exited(how),
+                        Some((exit, how)) => Event::Exited(exit, how),
                         None => Event::Timeout,
                     };
                 }
@@ -612,8 +635,8 @@ impl Connection {
         }
         p.kill();
         let how = format!("was killed: it ran more processes than its limit of {limit}");
-        p.exit = Some(how.clone());
-        Some(Event::Exited(how))
+        p.exit = Some((Exit::ProcessLimit, how.clone()));
+        Some(Event::Exited(Exit::ProcessLimit, how))
     }
 
     /// Stop every process of the bot while it is not to move, so that it cannot use the CPU its
@@ -632,10 +655,10 @@ impl Connection {
         if p.exit.is_none()
             && let Ok(Ok(status)) = timeout(EXIT_LINGER, p.child.wait()).await
         {
-            p.exit = Some(p.described(status).await);
+            p.exit = Some((exit_of(status), p.described(status).await));
         }
         match &p.exit {
-            Some(how) => Event::Exited(how.clone()),
+            Some((exit, how)) => Event::Exited(*exit, how.clone()),
             None => Event::Eof,
         }
     }
@@ -800,23 +823,28 @@ async fn open_fifos(
         biased;
         opened = &mut both => {
             let (Ok(Ok(fin)), Ok(Ok(fout))) = opened.expect("the opener does not panic") else {
-                return Err(Fault::new(FaultKind::Crash, "the pipes could not be opened"));
+                return Err(Fault::new(FaultKind::Crash, "the pipes could not be opened")
+                    .because(Cause::PipesNotOpened));
             };
-            let wrap = |e: std::io::Error| Fault::new(FaultKind::Crash, format!("pipe: {e}"));
+            let wrap = |e: std::io::Error| {
+                Fault::new(FaultKind::Crash, format!("pipe: {e}")).because(Cause::PipesNotOpened)
+            };
             return Ok((pipe::Sender::from_file(fin).map_err(wrap)?, pipe::Receiver::from_file(fout).map_err(wrap)?));
         }
         status = process.child.wait() => {
-            let how = match status {
-                Ok(s) => process.described(s).await,
-                Err(e) => e.to_string(),
+            let (exit, how) = match status {
+                Ok(s) => (exit_of(s), process.described(s).await),
+                Err(e) => (Exit::Unknown, e.to_string()),
             };
-            process.exit = Some(how.clone());
+            process.exit = Some((exit, how.clone()));
             Fault::new(FaultKind::Crash, format!("{how} before opening COCO_PIPEIN and COCO_PIPEOUT"))
+                .because(Cause::PipesNotOpened)
         }
         _ = sleep(startup) => Fault::new(
             FaultKind::Timeout,
             format!("did not open COCO_PIPEIN and COCO_PIPEOUT within {} s", startup.as_secs_f64()),
-        ),
+        )
+        .because(Cause::PipesNotOpened),
     };
     let nonblock = nix::libc::O_NONBLOCK;
     let _release_in = OpenOptions::new()

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel};
 use crate::error::{Error, Result};
-use crate::games::{GameInfo, Reason, derive_seed};
+use crate::games::{Cause, Exit, GameInfo, Reason, derive_seed};
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying, stderr_path};
 
 /// What `arena check` was asked for.
@@ -277,7 +277,7 @@ fn examine(
             line.push_str(&format!(": {detail}"));
             Some(Failure {
                 reason: record.reason,
-                text: explain(detail, record.reason, seat, log_path, game, channel),
+                text: explain(detail, record, seat, log_path, game, channel),
             })
         }
         _ => None,
@@ -292,7 +292,7 @@ fn examine(
 /// The failure's detail, the last lines exchanged, the bot's last stderr lines and a hint.
 fn explain(
     detail: &str,
-    reason: Reason,
+    record: &GameRecord,
     seat: usize,
     log_path: &Path,
     game: &GameInfo,
@@ -301,7 +301,8 @@ fn explain(
     let mut text = format!("  your bot {detail}\n");
     // A bot that never started (it did not open its pipes, or could not be run) was sent
     // nothing, whatever the log says the game wrote for it.
-    let started = !(detail.contains("COCO_PIPEIN") || detail.starts_with("could not"));
+    let cause = record.cause.unwrap_or_default();
+    let started = !matches!(cause, Cause::PipesNotOpened | Cause::NotStarted);
     let exchanged = last_lines(log_path, seat);
     if started {
         match &exchanged.sent {
@@ -342,7 +343,12 @@ fn explain(
     } else {
         text.push_str(&format!("  it wrote nothing on its {what}\n"));
     }
-    let hint = hint(detail, reason, game, channel, wrote_stderr);
+    let failed = Failed {
+        reason: record.reason,
+        cause,
+        at_move: record.at_move,
+    };
+    let hint = hint(&failed, game, channel, wrote_stderr);
     text.push_str(&wrap(&format!("  hint: {hint}"), "        "));
     text
 }
@@ -439,38 +445,45 @@ fn shorten(line: &str) -> String {
     shown
 }
 
-/// The move number in a detail such as "timed out at move 3 after 2 s waiting for a line".
-fn move_number(detail: &str) -> Option<u32> {
-    let rest = &detail[detail.find("move ")? + "move ".len()..];
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
+/// What the bot did, as the record gives it: the facts a hint is chosen from.
+struct Failed {
+    reason: Reason,
+    cause: Cause,
+    at_move: Option<u32>,
 }
 
-/// What a student most likely did wrong, for a failure's detail.
-fn hint(
-    detail: &str,
-    reason: Reason,
-    game: &GameInfo,
-    channel: Channel,
-    wrote_stderr: bool,
-) -> String {
+/// How a process ended, in words.
+fn ended(exit: Exit) -> String {
+    match exit {
+        Exit::Status(code) => format!("exited with status {code}"),
+        Exit::Signal(sig) => match nix::sys::signal::Signal::try_from(sig) {
+            Ok(s) => format!("was killed by {}", s.as_str()),
+            Err(_) => format!("was killed by signal {sig}"),
+        },
+        Exit::ProcessLimit => "was killed for running more processes than its limit".into(),
+        Exit::Unknown => "ended".into(),
+    }
+}
+
+/// What a student most likely did wrong.
+fn hint(failed: &Failed, game: &GameInfo, channel: Channel, wrote_stderr: bool) -> String {
     let rules = format!("`arena games {}`", game.name);
     let see_stderr = if wrote_stderr {
         "see its stderr above".to_string()
     } else {
         "it wrote nothing on stderr: print what it does there to see where it stops".to_string()
     };
-    match reason {
-        _ if detail.contains("COCO_PIPEIN") => "on the pipe channel the bot must open \
+    match (failed.reason, failed.cause) {
+        (_, Cause::PipesNotOpened) => "on the pipe channel the bot must open \
              COCO_PIPEIN (to read) and COCO_PIPEOUT (to write), the paths named in its \
              environment, as its first action; a bot that reads stdin and writes stdout needs \
              --channel stdio."
             .into(),
-        Reason::Timeout if detail.starts_with("stopped reading") => format!(
+        (_, Cause::StoppedReading) => format!(
             "your bot stopped reading its input while arena was writing to it: read every line \
              the game sends, even the ones you do not need (see {rules})."
         ),
-        Reason::Timeout if move_number(detail) == Some(1) => {
+        (Reason::Timeout, _) if failed.at_move == Some(1) => {
             let open = match channel {
                 Channel::Stdio => {
                     "did you flush stdout after writing your move (print(move, flush=True) in \
@@ -487,45 +500,38 @@ fn hint(
                  game sends before the first move (see {rules}), and no more?"
             )
         }
-        Reason::Timeout => format!(
+        (Reason::Timeout, _) => format!(
             "your bot answered before, then went silent: did you flush stdout after every \
              move, not only the first? Is it waiting for a line the game does not send (see \
              {rules}), stuck in a loop, or too slow for the allowance (--timeout)?"
         ),
-        Reason::Crash if detail.starts_with("exited with status 0") => format!(
+        (_, Cause::Exited(Exit::Status(0))) => format!(
             "the bot exited with status 0 while the game was still going: keep reading and \
              answering until the game is over (see {rules})."
         ),
-        Reason::Crash if detail.starts_with("exited") || detail.starts_with("was killed") => {
-            let how = detail
-                .split(" at move ")
-                .next()
-                .and_then(|s| s.split(" before ").next())
-                .unwrap_or(detail);
-            format!("the bot {how}: {see_stderr}.")
-        }
-        Reason::Crash if detail.starts_with("closed its input") => {
+        (_, Cause::Exited(exit)) => format!("the bot {}: {see_stderr}.", ended(exit)),
+        (_, Cause::ClosedInput) => {
             format!(
                 "the bot stopped reading its input, most likely because it ended: {see_stderr}."
             )
         }
-        Reason::Crash if detail.starts_with("closed its output") => {
+        (_, Cause::ClosedOutput) => {
             "the bot closed its output while still running: keep it open until the game is over."
                 .into()
         }
-        Reason::Crash if detail.starts_with("could not") => {
+        (_, Cause::NotStarted) => {
             "arena could not start the bot: check that the command runs from this folder.".into()
         }
-        Reason::Crash => format!("{see_stderr}."),
-        Reason::Protocol if detail.contains("longer than") => {
+        (_, Cause::TooLong) => {
             "a line that long is not a move: does your bot print something else on its move \
              stream, or forget the newline after its move?"
                 .into()
         }
-        Reason::Protocol if detail.contains("UTF-8") => {
+        (_, Cause::NotUtf8) => {
             "write moves as plain text lines; binary bytes are not a move.".into()
         }
-        Reason::Protocol => {
+        (Reason::Crash, _) => format!("{see_stderr}."),
+        (Reason::Protocol, _) => {
             let stream = match channel {
                 Channel::Stdio => "stdout",
                 Channel::Pipe => "COCO_PIPEOUT",
@@ -536,7 +542,7 @@ fn hint(
                  stderr."
             )
         }
-        Reason::Illegal => format!(
+        (Reason::Illegal, _) => format!(
             "the move is well formed, but the rules do not allow it in that position: check \
              your bot's moves against the rules in {rules}."
         ),
@@ -547,16 +553,6 @@ fn hint(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn finds_the_move_number_in_a_detail() {
-        assert_eq!(
-            move_number("timed out at move 3 after 2 s waiting for a line"),
-            Some(3)
-        );
-        assert_eq!(move_number("closed its input before move 12 (x)"), Some(12));
-        assert_eq!(move_number("sent 'ROCKS' where ROCK was expected"), None);
-    }
 
     #[test]
     fn quotes_lines_visibly_and_briefly() {
@@ -585,13 +581,27 @@ mod tests {
     #[test]
     fn names_the_status_of_a_crash() {
         let game = crate::games::find_game("roshambo").unwrap();
+        let failed = |cause| Failed {
+            reason: Reason::Crash,
+            cause,
+            at_move: Some(2),
+        };
         let h = hint(
-            "exited with status 3 at move 2",
-            Reason::Crash,
+            &failed(Cause::Exited(Exit::Status(3))),
             game,
             Channel::Stdio,
             true,
         );
         assert_eq!(h, "the bot exited with status 3: see its stderr above.");
+        let h = hint(
+            &failed(Cause::Exited(Exit::Signal(9))),
+            game,
+            Channel::Stdio,
+            false,
+        );
+        assert!(
+            h.starts_with("the bot was killed by SIGKILL: it wrote nothing"),
+            "{h}"
+        );
     }
 }

@@ -69,11 +69,58 @@ impl FaultKind {
     }
 }
 
+/// What happened when a seat failed, as facts: `check`, the printer and the report choose their
+/// words from these, never from the detail's sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cause {
+    /// The game refused what the bot sent; the detail gives the game's reason.
+    #[default]
+    Refused,
+    /// No complete line before the deadline.
+    Late,
+    /// The bot did not read what arena wrote to it, until writing blocked past the deadline.
+    StoppedReading,
+    /// Writing to the bot failed: its input was closed.
+    ClosedInput,
+    /// The bot closed its output (end of file) while it was still running.
+    ClosedOutput,
+    /// The bot's process ended.
+    Exited(Exit),
+    /// Its output was not a line: longer than the limit.
+    TooLong,
+    /// Its output was not text.
+    NotUtf8,
+    /// Reading its output failed.
+    ReadError,
+    /// The program could not be started (missing, not executable).
+    NotStarted,
+    /// On the pipe channel, it never opened its two FIFOs.
+    PipesNotOpened,
+}
+
+/// How a bot's process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exit {
+    /// It exited with this status.
+    Status(i32),
+    /// A signal killed it.
+    Signal(i32),
+    /// arena killed it for running more processes than its limit.
+    ProcessLimit,
+    /// Neither (it could not be waited for).
+    Unknown,
+}
+
 /// A failure of one seat, with a sentence a person can act on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fault {
     pub kind: FaultKind,
     pub detail: String,
+    pub cause: Cause,
+    /// The move the bot failed at (1 is its first), when it failed waiting for one.
+    pub at_move: Option<u32>,
 }
 
 /// Details quote what a bot sent; the log keeps the whole line, tables keep it short.
@@ -101,7 +148,20 @@ impl Fault {
             let elided = start - first.len();
             detail = format!("{first}[... {elided} bytes ...]{}", &detail[start..]);
         }
-        Fault { kind, detail }
+        Fault {
+            kind,
+            detail,
+            cause: Cause::Refused,
+            at_move: None,
+        }
+    }
+    pub fn because(mut self, cause: Cause) -> Self {
+        self.cause = cause;
+        self
+    }
+    pub fn at_move(mut self, n: u32) -> Self {
+        self.at_move = Some(n);
+        self
     }
     pub fn illegal(detail: impl Into<String>) -> Self {
         Self::new(FaultKind::Illegal, detail)
@@ -137,7 +197,9 @@ impl Outcome {
 }
 
 /// Why a game ended: the `reason` of the output contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Reason {
     Normal,
@@ -161,6 +223,14 @@ impl From<FaultKind> for Reason {
 }
 
 impl Reason {
+    /// Whether a seat's failure ended the game.
+    pub fn is_fault(self) -> bool {
+        matches!(
+            self,
+            Reason::Timeout | Reason::Crash | Reason::Illegal | Reason::Protocol
+        )
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::Normal => "normal",

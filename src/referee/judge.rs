@@ -1,7 +1,7 @@
 //! The judge: a game plus the failures seen so far, deciding the result. Shared by the live
 //! referee and by `arena replay`, so a replayed log is judged by exactly the same code.
 
-use crate::games::{Fault, Game, Outbox, Reason, Seat, Step, other};
+use crate::games::{Cause, Fault, Game, Outbox, Reason, Seat, Step, other};
 
 /// The result of a finished game.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,6 +14,9 @@ pub struct Verdict {
     pub detail: Option<String>,
     /// The seat whose failure ended the game.
     pub faulted: Option<Seat>,
+    /// What that seat did, as facts; with the move it failed at when it was waited for.
+    pub cause: Option<Cause>,
+    pub at_move: Option<u32>,
 }
 
 pub struct Judge {
@@ -97,6 +100,8 @@ impl Judge {
                 plies,
                 detail: Some(fault.detail.clone()),
                 faulted: Some(first),
+                cause: Some(fault.cause),
+                at_move: fault.at_move,
             };
         }
         match self.game.outcome() {
@@ -111,6 +116,8 @@ impl Judge {
                 plies,
                 detail: None,
                 faulted: None,
+                cause: None,
+                at_move: None,
             },
             // A game that stops waiting must have an outcome; if a game forgets, say so rather
             // than invent a winner.
@@ -121,6 +128,8 @@ impl Judge {
                 plies,
                 detail: Some("the game ended without an outcome (a bug in arena)".into()),
                 faulted: None,
+                cause: None,
+                at_move: None,
             },
         }
     }

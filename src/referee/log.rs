@@ -12,7 +12,11 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::games::{Fault, FaultKind, Outbox, Params, Seating};
+use crate::games::{Cause, Fault, FaultKind, Outbox, Params, Seating};
+
+fn is_refused(cause: &Cause) -> bool {
+    *cause == Cause::Refused
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct PlayerInfo {
@@ -67,6 +71,11 @@ pub enum Entry<'a> {
         fault: usize,
         kind: FaultKind,
         detail: Cow<'a, str>,
+        /// Absent in logs from before causes were kept: the game's refusal, as then.
+        #[serde(skip_serializing_if = "is_refused")]
+        cause: Cause,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        at_move: Option<u32>,
     },
     Exit {
         t: u64,
@@ -92,6 +101,8 @@ struct Keys {
     fault: Option<usize>,
     kind: Option<FaultKind>,
     detail: Option<String>,
+    cause: Option<Cause>,
+    at_move: Option<u32>,
     exit: Option<usize>,
     status: Option<String>,
     result: Option<serde_json::Value>,
@@ -138,12 +149,16 @@ impl<'de> Deserialize<'de> for Entry<'_> {
                 fault: Some(fault),
                 kind: Some(kind),
                 detail: Some(detail),
+                cause,
+                at_move,
                 ..
             } => Entry::Fault {
                 t,
                 fault,
                 kind,
                 detail: detail.into(),
+                cause: cause.unwrap_or_default(),
+                at_move,
             },
             Keys {
                 t: Some(t),
@@ -259,6 +274,8 @@ impl GameLog {
             fault: seat,
             kind: fault.kind,
             detail: Cow::Borrowed(&fault.detail),
+            cause: fault.cause,
+            at_move: fault.at_move,
         });
         t
     }
@@ -433,9 +450,13 @@ pub fn apply(judge: &mut super::Judge, start_ms: u64, entry: &Entry, out: &mut O
             fault,
             kind,
             detail,
+            cause,
+            at_move,
         } if *fault < 2 && !judge.has_failed(*fault) => {
             out.now_ms = clock(start_ms, *t);
-            judge.fault(*fault, Fault::new(*kind, detail.to_string()), out);
+            let mut f = Fault::new(*kind, detail.to_string()).because(*cause);
+            f.at_move = *at_move;
+            judge.fault(*fault, f, out);
             true
         }
         _ => false,
@@ -486,6 +507,16 @@ mod tests {
                 fault: 1,
                 kind: FaultKind::Illegal,
                 detail: line("e9 is off the board"),
+                cause: Cause::Refused,
+                at_move: None,
+            },
+            Entry::Fault {
+                t: 4,
+                fault: 0,
+                kind: FaultKind::Crash,
+                detail: line("exited with status 3 at move 2"),
+                cause: Cause::Exited(crate::games::Exit::Status(3)),
+                at_move: Some(2),
             },
             Entry::Exit {
                 t: 5,

@@ -14,7 +14,7 @@ use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
 use crate::error::{Error, Result};
 use crate::games::{
-    Fault, FaultKind, GameInfo, Msg, Outbox, Params, Reason, Seating, Step, derive_seed,
+    Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Reason, Seating, Step, derive_seed,
 };
 
 pub mod judge;
@@ -61,6 +61,11 @@ pub struct GameRecord {
     /// The seat whose failure ended the game, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub faulted: Option<usize>,
+    /// What that seat did, as facts (`detail` says it in words), and the move it failed at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_move: Option<u32>,
     pub seed: u64,
     pub duration_ms: u64,
     pub log: String,
@@ -213,17 +218,25 @@ impl Wire<'_> {
                 let at = seat.moves + 1;
                 *broken = match tokio::time::timeout(self.timeout, conn.send(buf)).await {
                     Ok(Ok(())) => None,
-                    Ok(Err(e)) => Some(Fault::new(
-                        FaultKind::Crash,
-                        format!("closed its input before move {at} ({e})"),
-                    )),
-                    Err(_) => Some(Fault::new(
-                        FaultKind::Timeout,
-                        format!(
-                            "stopped reading its input before move {at} (blocked for {} s)",
-                            self.timeout.as_secs_f64()
-                        ),
-                    )),
+                    Ok(Err(e)) => Some(
+                        Fault::new(
+                            FaultKind::Crash,
+                            format!("closed its input before move {at} ({e})"),
+                        )
+                        .because(Cause::ClosedInput)
+                        .at_move(at),
+                    ),
+                    Err(_) => Some(
+                        Fault::new(
+                            FaultKind::Timeout,
+                            format!(
+                                "stopped reading its input before move {at} (blocked for {} s)",
+                                self.timeout.as_secs_f64()
+                            ),
+                        )
+                        .because(Cause::StoppedReading)
+                        .at_move(at),
+                    ),
                 };
             }
             buf.clear();
@@ -425,6 +438,8 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         plies: verdict.plies,
         detail: verdict.detail,
         faulted: verdict.faulted,
+        cause: verdict.cause,
+        at_move: verdict.at_move,
         seed: setup.seed,
         duration_ms: started.elapsed().as_millis() as u64,
         log: setup.log_path.display().to_string(),
@@ -495,17 +510,21 @@ async fn next_line(
         e = wait(s1, setup), if awaiting[1] => (1, e),
     };
     let s = &seats[seat];
+    let at = s.moves + 1;
     let heard = match event {
         Event::Line(line) => Ok(line),
-        Event::Timeout => Err(event.into_fault(
-            &format!(
-                "at move {} after {} s waiting for a line",
-                s.moves + 1,
-                allowance(s, setup).as_secs_f64()
-            ),
-            setup.limits.max_line,
-        )),
-        other => Err(other.into_fault(&format!("at move {}", s.moves + 1), setup.limits.max_line)),
+        Event::Timeout => Err(event
+            .into_fault(
+                &format!(
+                    "at move {at} after {} s waiting for a line",
+                    allowance(s, setup).as_secs_f64()
+                ),
+                setup.limits.max_line,
+            )
+            .at_move(at)),
+        other => Err(other
+            .into_fault(&format!("at move {at}"), setup.limits.max_line)
+            .at_move(at)),
     };
     (seat, heard)
 }

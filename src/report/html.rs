@@ -327,7 +327,7 @@ mod tests {
             score0: s0,
             score1: 1.0 - s0,
             winner: String::new(),
-            reason: "normal".into(),
+            reason: crate::games::Reason::Normal,
             plies: 3,
             duration_ms: 1,
             seed: 0,
@@ -403,10 +403,10 @@ mod tests {
     fn failures_count_only_the_seat_that_failed() {
         let names = ["a".to_string(), "b".to_string()];
         let mut r = row(1, 1, "a", "b", 1.0);
-        r.reason = "timeout".into();
+        r.reason = crate::games::Reason::Timeout;
         let mut both = row(2, 1, "a", "b", 0.0);
         both.score1 = 0.0;
-        both.reason = "crash".into();
+        both.reason = crate::games::Reason::Crash;
         assert_eq!(failures(&names, &[r, both]), [[0, 1, 0, 0], [1, 1, 0, 0]]);
     }
 }

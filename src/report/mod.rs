@@ -9,6 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::games::Reason;
 use crate::ratings::{self, GameScore};
 use crate::referee::{GameRecord, stderr_path};
 
@@ -26,7 +27,7 @@ pub struct GameRow {
     pub score1: f64,
     /// The winning bot's name; empty for a draw (or when both failed).
     pub winner: String,
-    pub reason: String,
+    pub reason: Reason,
     pub plies: u32,
     pub duration_ms: u64,
     pub seed: u64,
@@ -43,7 +44,7 @@ impl GameRow {
             score0: r.scores[0],
             score1: r.scores[1],
             winner: r.winner.map(|w| r.players[w].clone()).unwrap_or_default(),
-            reason: r.reason.as_str().to_string(),
+            reason: r.reason,
             plies: r.plies,
             duration_ms: r.duration_ms,
             seed: r.seed,
@@ -57,10 +58,7 @@ impl GameRow {
 
     /// The seats whose failure decided the game (a failed seat scores 0 against a 1, or both 0).
     pub fn failed(&self) -> [bool; 2] {
-        if !matches!(
-            self.reason.as_str(),
-            "timeout" | "crash" | "illegal" | "protocol"
-        ) {
+        if !self.reason.is_fault() {
             return [false; 2];
         }
         [self.score0 == 0.0, self.score1 == 0.0]
@@ -287,9 +285,9 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
                 _ => t.losses += 1,
             }
             if failed[s] {
-                match row.reason.as_str() {
-                    "timeout" => t.timeouts += 1,
-                    "crash" => t.crashes += 1,
+                match row.reason {
+                    Reason::Timeout => t.timeouts += 1,
+                    Reason::Crash => t.crashes += 1,
                     _ => t.illegal += 1,
                 }
             }
@@ -428,7 +426,7 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
     for student in students {
         let mut against = vec![(0.0f64, 0u32); references.len()];
         let (mut total, mut games) = (0.0, 0);
-        let mut failures: BTreeMap<&str, u32> = BTreeMap::new();
+        let mut failures: BTreeMap<Reason, u32> = BTreeMap::new();
         let mut first: Option<(&GameRow, usize)> = None;
         for row in &ordered {
             let Some(seat) = row.names().iter().position(|n| n == student) else {
@@ -443,7 +441,7 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
             total += pts;
             games += 1;
             if row.failed()[seat] {
-                *failures.entry(row.reason.as_str()).or_default() += 1;
+                *failures.entry(row.reason).or_default() += 1;
                 first.get_or_insert((row, seat));
             }
         }
@@ -451,12 +449,17 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
         line.extend(against.iter().map(|(p, g)| format!("{p}/{g}")));
         line.push(total.to_string());
         line.push(games.to_string());
-        for kind in ["timeout", "crash", "illegal", "protocol"] {
-            line.push(failures.get(kind).copied().unwrap_or(0).to_string());
+        for kind in [
+            Reason::Timeout,
+            Reason::Crash,
+            Reason::Illegal,
+            Reason::Protocol,
+        ] {
+            line.push(failures.get(&kind).copied().unwrap_or(0).to_string());
         }
         match first {
             Some((row, seat)) => {
-                line.push(format!("game {} ({})", row.id, row.reason));
+                line.push(format!("game {} ({})", row.id, row.reason.as_str()));
                 // A bot that said nothing has no stderr file.
                 let path = stderr_path(Path::new(&row.log), seat);
                 line.push(if path.exists() {
