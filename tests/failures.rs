@@ -43,6 +43,9 @@ fn assert_lost(record: &serde_json::Value, reason: &str, detail: &str) {
 fn a_bot_that_crashes_loses_by_crash_with_its_exit_status() {
     let (r, log) = misbehave("crash", &[]);
     assert_lost(&r, "crash", "exited with status 3 at move 3");
+    // The same as facts, for scripts and `arena check`.
+    assert_eq!(r["cause"], serde_json::json!({"exited": {"status": 3}}));
+    assert_eq!(r["at_move"], 3);
     // The other player is told RETIRE, as Code Colosseum does.
     assert!(log.iter().any(|e| e["to"] == 1 && e["line"] == "RETIRE"));
 }
@@ -55,6 +58,8 @@ fn a_bot_that_hangs_loses_by_timeout_when_the_deadline_passes() {
         "timeout",
         "timed out at move 3 after 1 s waiting for a line",
     );
+    assert_eq!(r["cause"], "late");
+    assert_eq!(r["at_move"], 3);
     // The deadline counts from the moment the prompt (the opponent's last move) was written.
     let prompt = log
         .iter()
