@@ -255,11 +255,12 @@ fn replay_agrees_with_a_log_and_catches_a_tampered_one() {
         let mut edited = lines.clone();
         edited[i] = edited[i].replace(&format!("\"{key}\":1"), &format!("\"{key}\":2"));
         std::fs::write(&tampered, edited.join("\n") + "\n").unwrap();
+        // A corrupt log is not a usage error: exit 1.
         arena()
             .arg("replay")
             .arg(&tampered)
             .assert()
-            .code(2)
+            .code(1)
             .stderr(predicate::str::contains(format!(
                 "{}:{}: seat 2 does not exist",
                 tampered.display(),

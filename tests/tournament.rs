@@ -651,14 +651,15 @@ fn hand_edited_records_are_refused_with_their_line_or_read_whole() {
     for (text, expected) in cases {
         std::fs::write(&csv, &text).unwrap();
         let expected = format!("{}{expected}", csv.display());
+        // A corrupt record is not a usage error: exit 1, with its file and line.
         arena()
             .arg("ratings")
             .arg(&csv)
             .assert()
-            .code(2)
+            .code(1)
             .stderr(predicate::str::contains(expected.as_str()));
         run()
-            .code(2)
+            .code(1)
             .stderr(predicate::str::contains(expected.as_str()));
         assert_eq!(
             std::fs::read_to_string(&csv).unwrap(),

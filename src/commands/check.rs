@@ -181,7 +181,7 @@ pub async fn run(args: Options) -> Result<()> {
             unplayed,
             plural(args.games as usize, "game", "games"),
         ));
-        return Err(Error::Failed(format!(
+        return Err(Error::Unplayed(format!(
             "{} could not be played",
             plural(unplayed, "game", "games")
         )));
@@ -208,7 +208,7 @@ pub async fn run(args: Options) -> Result<()> {
             ));
         }
         crate::out::line(&line);
-        Err(Error::Failed(format!(
+        Err(Error::BotFailed(format!(
             "the bot failed {} of {games}",
             failed.len()
         )))

@@ -259,7 +259,7 @@ pub async fn run(args: Options) -> Result<()> {
     ));
     if !unplayed.is_empty() {
         let ids: Vec<String> = unplayed.iter().map(usize::to_string).collect();
-        return Err(Error::Failed(format!(
+        return Err(Error::Unplayed(format!(
             "{} of {} could not be played ({} {}): arena could not set {} up (see above); \
              no one is to blame",
             unplayed.len(),

@@ -80,7 +80,7 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
 
     let v = judge.verdict();
     let Some(logged) = logged_result else {
-        return Err(Error::Failed(format!(
+        return Err(Error::Disagrees(format!(
             "{}: the log has no result (the game did not finish)",
             path.display()
         )));
@@ -102,10 +102,10 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
             crate::out::warn(&format!("replay: the result agrees: {summary}"));
             Ok(())
         }
-        (true, Some(m)) => Err(Error::Failed(format!(
+        (true, Some(m)) => Err(Error::Disagrees(format!(
             "replay: the result agrees ({summary}) but the stream differs: {m}"
         ))),
-        (false, m) => Err(Error::Failed(format!(
+        (false, m) => Err(Error::Disagrees(format!(
             "replay: the result differs: the log says {} {} {} plies, the referee gives {summary}{}",
             logged["scores"],
             logged["reason"],

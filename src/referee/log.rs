@@ -368,7 +368,7 @@ pub struct Recorded<'a> {
 impl<'a> Recorded<'a> {
     /// Read a log's text; errors name the file and line.
     pub fn read(path: &Path, text: &'a str) -> Result<Recorded<'a>> {
-        let bad = |n: usize, what: &str| Error::Usage(format!("{}:{n}: {what}", path.display()));
+        let bad = |n: usize, what: &str| Error::Corrupt(format!("{}:{n}: {what}", path.display()));
         let mut lines = text.lines().enumerate();
         let header = match lines.next().map(|(_, l)| serde_json::from_str::<Entry>(l)) {
             Some(Ok(Entry::Header { header })) => header,

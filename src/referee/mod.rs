@@ -278,7 +278,7 @@ impl Played {
         self.settle().await;
         tokio::task::spawn_blocking(move || self.finish())
             .await
-            .map_err(|e| Error::Failed(format!("writing a game log: {e}")))?
+            .map_err(|e| Error::Internal(format!("writing a game log: {e}")))?
     }
 
     /// The same, blocking the calling thread, for a settled game.

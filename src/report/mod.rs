@@ -73,11 +73,11 @@ pub const GAMES_HEADER: &str =
 /// ratings built on it would be wrong, or would not be built at all.
 pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
     let at = |line: u64, what: &dyn std::fmt::Display| {
-        Error::Usage(format!("{}:{line}: {what}", path.display()))
+        Error::Corrupt(format!("{}:{line}: {what}", path.display()))
     };
     let whole = |e: csv::Error| match e.position() {
         Some(p) => at(p.line(), &e),
-        None => Error::Usage(format!("{}: {e}", path.display())),
+        None => Error::Corrupt(format!("{}: {e}", path.display())),
     };
     let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
     // A row cut short by a run killed as it wrote it never counted: the run plays it again.

@@ -141,12 +141,12 @@ struct Source<'a> {
 impl Source<'_> {
     fn at(&self, span: Option<Range<usize>>, message: impl std::fmt::Display) -> Error {
         let Some(span) = span else {
-            return Error::Usage(format!("{}: {message}", self.path.display()));
+            return Error::Spec(format!("{}: {message}", self.path.display()));
         };
         let before = &self.text[..span.start.min(self.text.len())];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        Error::Usage(format!(
+        Error::Spec(format!(
             "{}:{line}:{column}: {message}",
             self.path.display()
         ))

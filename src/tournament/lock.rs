@@ -28,7 +28,7 @@ impl Lock {
             Err((mut file, _)) => {
                 let mut holder = String::new();
                 let _ = file.read_to_string(&mut holder);
-                return Err(Error::Failed(format!(
+                return Err(Error::Busy(format!(
                     "{} is in use by another run: {}",
                     dir.display(),
                     holder.trim()

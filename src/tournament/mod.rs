@@ -381,7 +381,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         (None, None) => Path::new("results").join(&spec.name),
     };
     if opts.resume && !dir.join("games.csv").exists() {
-        return Err(Error::Usage(format!(
+        return Err(Error::Conflict(format!(
             "--resume: {} holds no games.csv to resume",
             dir.display()
         )));
@@ -411,7 +411,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
                 .map(|n| (r.id, n.to_string()))
         });
         if let Some((id, name)) = stranger {
-            return Err(Error::Usage(format!(
+            return Err(Error::Conflict(format!(
                 "{}: game {id} was played by {name}, who is not in this spec: use another --out",
                 dir.join("games.csv").display()
             )));
@@ -428,7 +428,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             spec.bots[job.planned.seats[1]].name.as_str(),
         ];
         if row.names() != want {
-            return Err(Error::Usage(format!(
+            return Err(Error::Conflict(format!(
                 "{}: game {} was {} vs {}, but this schedule plans {} vs {}: the games on record are not this spec's, use another --out",
                 dir.join("games.csv").display(),
                 job.id,
@@ -537,7 +537,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         } else {
             "Mend that".to_string()
         };
-        return Err(Error::Failed(format!(
+        return Err(Error::Unplayed(format!(
             "stopped with {recorded} games recorded: {}. {} and run the same command again: it \
              resumes with the games not recorded",
             halt.why, remedy
@@ -553,7 +553,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         let mut unplayed = outcome.unplayed;
         unplayed.sort_unstable();
         let ids: Vec<String> = unplayed.iter().map(u64::to_string).collect();
-        return Err(Error::Failed(format!(
+        return Err(Error::Unplayed(format!(
             "{} could not be played: arena could not set {} up (see above); {} for no one. \
              Run the same command again to play {}",
             match ids.len() {
@@ -580,7 +580,7 @@ fn check_dirs_apart(spec: &Spec, results: &Path) -> Result<()> {
         if let Some(dir) = &entrant.bot.dir
             && (results.starts_with(dir) || dir.starts_with(&results))
         {
-            return Err(Error::Usage(format!(
+            return Err(Error::Spec(format!(
                 "{}: bot '{}': its dir {} and the results folder {} overlap: a bot must not \
                  reach the records (give it a folder of its own, or the results another --out)",
                 spec.path.display(),
@@ -792,7 +792,7 @@ async fn play_all(
     stop: &mut Stop,
 ) -> Result<Outcome> {
     const BATCH: Duration = Duration::from_millis(20);
-    let failed = |e: tokio::task::JoinError| Error::Failed(format!("a game task failed: {e}"));
+    let failed = |e: tokio::task::JoinError| Error::Internal(format!("a game task failed: {e}"));
     let halted = Halted::default();
     let mut outcome = Outcome::default();
     // One worker per game at a time, each on its game thread taking the next job as soon as its
@@ -920,7 +920,7 @@ async fn play_all(
                 finished.push((job, played));
             }
             appended = async { (&mut appending.as_mut().expect("checked").0).await }, if appending.is_some() => {
-                let appended = appended.map_err(|e| Error::Failed(format!("writing games.csv: {e}")))?;
+                let appended = appended.map_err(|e| Error::Internal(format!("writing games.csv: {e}")))?;
                 let (_, jobs, lines, kept) = appending.take().expect("checked");
                 match appended {
                     Appended::Unrecorded(e) => {

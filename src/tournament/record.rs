@@ -143,10 +143,10 @@ impl Record {
             Ok(bytes) => serde_json::from_slice::<Record>(&bytes)
                 .map_err(|e| e.to_string())
                 .and_then(|r| r.check().map(|_| r))
-                .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?,
+                .map_err(|e| Error::Corrupt(format!("{}: {e}", path.display())))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 if let Some(changed) = unrecorded_change(dir, spec, rows) {
-                    return Err(Error::Usage(format!(
+                    return Err(Error::Conflict(format!(
                         "{} was played with {changed}: use another --out or remove the folder",
                         dir.display()
                     )));
@@ -188,7 +188,7 @@ impl Record {
                     .map(|(k, _, n)| format!("{k} = {n}"))
                     .collect(),
             };
-            return Err(Error::Usage(format!(
+            return Err(Error::Conflict(format!(
                 "{} was played with {}; this spec says {}: use another --out or remove the folder",
                 dir.display(),
                 was.join(", "),
