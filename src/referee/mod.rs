@@ -386,6 +386,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         ..Outbox::default()
     };
     judge.start(&mut out);
+    freeze_idle(&mut seats, judge.awaiting(), &setup);
     wire.deliver(&mut out, &mut seats).await;
     for (seat, fault) in [f0, f1].into_iter().enumerate() {
         if let Some(f) = fault {
@@ -416,6 +417,9 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
                 judge.fault(seat, f, &mut out);
             }
         }
+        // Stopped before the next prompt goes out, not after: once it is written, the bot to
+        // move is thinking, and on a busy machine arena may run again only much later.
+        freeze_idle(&mut seats, judge.awaiting(), &setup);
         wire.deliver(&mut out, &mut seats).await;
     }
 
@@ -468,6 +472,18 @@ fn allowance(seat: &Seat, setup: &MatchSetup) -> Duration {
         setup.startup_timeout
     } else {
         setup.timeout
+    }
+}
+
+/// Stop the bots the game will not wait for (unless they may ponder).
+fn freeze_idle(seats: &mut [Seat; 2], awaiting: [bool; 2], setup: &MatchSetup) {
+    if setup.ponder {
+        return;
+    }
+    for (seat, awaited) in seats.iter_mut().zip(awaiting) {
+        if let (SeatIo::Remote { conn, .. }, false) = (&mut seat.io, awaited) {
+            conn.set_frozen(true);
+        }
     }
 }
 

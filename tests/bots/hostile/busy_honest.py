@@ -60,11 +60,15 @@ def main():
             started = time.monotonic()
             wall = time.time()
             think()
+            # The thinking ends before the move is written: once it is, the opponent's turn
+            # begins and its processes may run, even before this line of code does.
+            thought = time.time()
+            took = time.monotonic() - started
             token = moves[0]
             print(token, flush=True)
             moved += 1
-            sys.stderr.write(f"busy_honest: move {moved} took {time.monotonic() - started:.3f} s\n")
-            sys.stderr.write(f"busy_honest: thought from {wall:.4f} to {time.time():.4f}\n")
+            sys.stderr.write(f"busy_honest: move {moved} took {took:.3f} s\n")
+            sys.stderr.write(f"busy_honest: thought from {wall:.4f} to {thought:.4f}\n")
             sys.stderr.flush()
         else:
             line = sys.stdin.readline().strip()
