@@ -14,6 +14,7 @@ pub mod checkers;
 pub mod connect4;
 pub mod dama;
 pub mod draughts;
+pub mod fuzz;
 pub mod json_protocol;
 pub mod krom;
 pub mod loa;
@@ -357,6 +358,8 @@ pub struct GameInfo {
     /// Build a match; the parameters are already resolved against `params`. An error names the
     /// parameter whose value the game refuses.
     pub create: CreateGame,
+    /// Lines that look like this game's moves, for the fuzz tests.
+    pub fuzz_line: fuzz::FuzzLine,
     /// Move-generation counts for `arena perft`; board games only.
     pub perft: Option<position::PerftFn>,
 }

@@ -1,6 +1,8 @@
 //! Helpers for the integration tests: run the real binary, read what it wrote.
 #![allow(dead_code)]
 
+pub mod property;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

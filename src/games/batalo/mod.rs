@@ -1,5 +1,6 @@
 //! batalo: Scott Harmon's Batalo as pbmserv plays it, over a line protocol in royalur's style.
 
+mod fuzz;
 mod picture;
 mod protocol;
 pub mod rules;
@@ -47,5 +48,6 @@ pub static INFO: GameInfo = GameInfo {
             seating.names.clone(),
         )))
     },
+    fuzz_line: fuzz::line,
     perft: Some(position::perft_of::<rules::Board>),
 };

@@ -1,5 +1,6 @@
 //! checkers: English draughts over the adversarial game server's JSON protocol.
 
+mod fuzz;
 mod picture;
 mod protocol;
 pub mod rules;
@@ -20,5 +21,6 @@ pub static INFO: GameInfo = GameInfo {
     startup_timeout: 10.0,
     framing: crate::games::Framing::Json,
     create: json_protocol::create::<rules::Board>,
+    fuzz_line: fuzz::line,
     perft: Some(super::position::perft_of::<rules::Board>),
 };

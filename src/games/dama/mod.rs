@@ -1,5 +1,6 @@
 //! dama: Italian draughts over Code Colosseum's text protocol.
 
+mod fuzz;
 mod picture;
 mod protocol;
 pub mod rules;
@@ -67,5 +68,6 @@ pub static INFO: GameInfo = GameInfo {
             seating.names.clone(),
         )?))
     },
+    fuzz_line: fuzz::line,
     perft: Some(position::perft_of::<rules::Board>),
 };

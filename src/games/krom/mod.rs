@@ -2,6 +2,7 @@
 //! over the seed's JSON messages.
 
 mod bots;
+mod fuzz;
 mod picture;
 mod protocol;
 pub mod rules;
@@ -37,5 +38,6 @@ pub static INFO: GameInfo = GameInfo {
     startup_timeout: 10.0,
     framing: crate::games::Framing::Json,
     create: |params, seating| Ok(Box::new(protocol::Krom::new(params, seating.names.clone()))),
+    fuzz_line: fuzz::line,
     perft: None,
 };

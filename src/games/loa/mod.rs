@@ -1,5 +1,6 @@
 //! loa: Lines of Action over CodinGame's turn protocol.
 
+mod fuzz;
 mod picture;
 mod protocol;
 pub mod rules;
@@ -48,5 +49,6 @@ pub static INFO: GameInfo = GameInfo {
     startup_timeout: 1.3,
     framing: crate::games::Framing::Lines,
     create: |params, seating| Ok(Box::new(protocol::Loa::new(params, seating))),
+    fuzz_line: fuzz::line,
     perft: Some(position::perft_of::<rules::Board>),
 };

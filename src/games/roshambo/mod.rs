@@ -1,6 +1,7 @@
 //! roshambo: Code Colosseum's Rock Paper Scissors.
 
 mod bots;
+mod fuzz;
 mod picture;
 mod protocol;
 pub mod rules;
@@ -41,5 +42,6 @@ pub static INFO: GameInfo = GameInfo {
             seating.names.clone(),
         )))
     },
+    fuzz_line: fuzz::line,
     perft: None,
 };

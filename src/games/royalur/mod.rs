@@ -1,5 +1,6 @@
 //! royalur: the Royal Game of Ur, as Code Colosseum plays it.
 
+mod fuzz;
 mod picture;
 mod protocol;
 pub mod rules;
@@ -52,5 +53,6 @@ pub static INFO: GameInfo = GameInfo {
             seating.seed,
         )?))
     },
+    fuzz_line: fuzz::line,
     perft: None,
 };
