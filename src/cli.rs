@@ -73,8 +73,8 @@ pub enum Command {
     Perft {
         game: String,
         depth: u32,
-        /// The position: a PDN FEN for draughts (`W:W21,22:B5,K9`), the board string for
-        /// tictactoe and connect4. Default: the start.
+        /// The position, in the game's own format (`arena games GAME` gives it, e.g. a PDN FEN
+        /// `W:W21,22:B5,K9` for the draughts games). Default: the start.
         #[arg(long)]
         position: Option<String>,
         /// Also print the count under each first move.

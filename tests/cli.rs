@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::*;
 use predicates::prelude::*;
 
@@ -291,20 +293,34 @@ fn a_person_can_play_on_the_terminal() {
         .stdout(predicate::str::contains("Finished game 1 (me vs it)"));
 }
 
+/// The example bots in `bots/GAME/` of every game in the registry, with their extension `ext`.
+fn example_bots(ext: &str) -> Vec<(&'static str, std::path::PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots");
+    let mut found = Vec::new();
+    for info in arena::games::ALL {
+        let Ok(dir) = std::fs::read_dir(root.join(info.name)) else {
+            continue;
+        };
+        let mut files: Vec<_> = dir
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        files.sort();
+        found.extend(files.into_iter().map(|f| (info.name, f)));
+    }
+    found
+}
+
 #[test]
-fn example_python_bots_play_full_games_on_both_channels() {
-    let cases = [
-        ("roshambo", "python3 bots/roshambo/random.py", "stdio"),
-        ("roshambo", "python3 bots/roshambo/pipe.py", "pipe"),
-        ("royalur", "python3 bots/royalur/random.py", "stdio"),
-        ("royalur", "python3 bots/royalur/pipe.py", "pipe"),
-        ("dama", "python3 bots/dama/random.py", "stdio"),
-        ("dama", "python3 bots/dama/pipe.py", "pipe"),
-        ("checkers", "python3 bots/checkers/random.py", "stdio"),
-        ("tictactoe", "python3 bots/tictactoe/random.py", "stdio"),
-        ("tictactoe", "python3 bots/tictactoe/minimax.py", "stdio"),
-        ("connect4", "python3 bots/connect4/random.py", "stdio"),
-    ];
+fn every_game_has_example_python_bots_that_play_full_games() {
+    let bots = example_bots("py");
+    for info in arena::games::ALL {
+        assert!(
+            bots.iter().any(|(g, _)| *g == info.name),
+            "bots/{}/ has no example Python bot",
+            info.name
+        );
+    }
     // One bot on each channel.
     let dir = tempfile::tempdir().unwrap();
     let a = arena()
@@ -325,21 +341,19 @@ fn example_python_bots_play_full_games_on_both_channels() {
         .assert()
         .success();
     assert_eq!(json_records(&a.get_output().stdout)[0]["reason"], "normal");
-    for (game, bot, channel) in cases {
+    for (game, path) in bots {
+        // `pipe.py` talks over the pipe channel, the others over stdio.
+        let channel = match path.file_stem().is_some_and(|s| s == "pipe") {
+            true => "pipe",
+            false => "stdio",
+        };
+        let bot = format!("python3 {}", path.display());
         let dir = tempfile::tempdir().unwrap();
-        // The same program in both seats: both on the same channel.
+        // The same program in both seats, on the same channel; deadlines for a busy machine:
+        // what is checked here is that the bots play legal games to their end.
         let a = arena()
-            .args([
-                "duel",
-                bot,
-                bot,
-                "-g",
-                game,
-                "--channel",
-                channel,
-                "--games",
-                "2",
-            ])
+            .args(["duel", &bot, &bot, "-g", game, "--channel", channel])
+            .args(["--games", "2", "--timeout", "5", "--startup-timeout", "10"])
             .args(["--json", "--out"])
             .arg(dir.path())
             .assert()
@@ -348,7 +362,8 @@ fn example_python_bots_play_full_games_on_both_channels() {
             let reason = r["reason"].as_str().unwrap();
             assert!(
                 matches!(reason, "normal" | "draw" | "limit"),
-                "{game} {channel}: {r}"
+                "{game} {}: {r}",
+                path.display()
             );
         }
     }
@@ -357,20 +372,17 @@ fn example_python_bots_play_full_games_on_both_channels() {
 #[test]
 fn example_c_bots_compile_and_play() {
     let dir = tempfile::tempdir().unwrap();
-    for (game, source) in [
-        ("roshambo", "random"),
-        ("royalur", "first"),
-        ("connect4", "connect4"),
-    ] {
-        let exe = dir.path().join(source);
+    let sources = example_bots("c");
+    assert!(!sources.is_empty(), "bots/ shows one compiled language");
+    for (game, source) in sources {
+        let exe = dir.path().join(source.file_stem().unwrap());
         let status = std::process::Command::new("cc")
             .args(["-O2", "-Wall", "-Wextra", "-Werror", "-o"])
             .arg(&exe)
-            .arg(format!("bots/{game}/{source}.c"))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg(&source)
             .status()
             .expect("a C compiler");
-        assert!(status.success());
+        assert!(status.success(), "{}", source.display());
         let a = arena()
             .arg("duel")
             .arg(&exe)
@@ -389,7 +401,8 @@ fn example_c_bots_compile_and_play() {
         for r in json_records(&a.get_output().stdout) {
             assert!(
                 matches!(r["reason"].as_str(), Some("normal" | "draw")),
-                "{r}"
+                "{}: {r}",
+                source.display()
             );
         }
     }
