@@ -417,7 +417,7 @@ impl<P: JsonRules> JsonGame<P> {
             Some(outcome) => {
                 let result = outcome_result(&outcome);
                 self.log.push(match result {
-                    -1 => format!("The game is a draw ({}).", outcome.reason.as_str()),
+                    -1 => format!("The game is a draw ({}).", outcome.reason().as_str()),
                     w => format!("Player {w} wins."),
                 });
                 self.finish(result, out);
@@ -428,11 +428,11 @@ impl<P: JsonRules> JsonGame<P> {
     }
 }
 
+/// The protocol's `result`: the winner's player number, or -1 for a tie.
 fn outcome_result(o: &Outcome) -> i32 {
-    match o.scores {
-        [a, b] if a > b => 1,
-        [a, b] if b > a => 2,
-        _ => -1,
+    match o.winner() {
+        Some(seat) => player(seat) as i32,
+        None => -1,
     }
 }
 

@@ -106,13 +106,9 @@ impl Judge {
         }
         match self.game.outcome() {
             Some(o) => Verdict {
-                winner: match o.scores {
-                    [a, b] if a > b => Some(0),
-                    [a, b] if b > a => Some(1),
-                    _ => None,
-                },
-                scores: o.scores,
-                reason: o.reason,
+                winner: o.winner(),
+                scores: o.scores(),
+                reason: o.reason(),
                 plies,
                 detail: None,
                 faulted: None,

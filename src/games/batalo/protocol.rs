@@ -96,11 +96,8 @@ impl Game for Batalo {
         let mut notes = vec![match self.pos.outcome() {
             _ if self.failed => "game over: a player failed".to_string(),
             None => format!("{} to move", side(self.pos.to_move())),
-            Some(o) if o.scores[0] == o.scores[1] => format!("drawn ({})", o.reason.as_str()),
-            Some(o) => format!(
-                "{} wins",
-                side(if o.scores[0] > o.scores[1] { 0 } else { 1 })
-            ),
+            Some(Outcome::Won(seat)) => format!("{} wins", side(seat)),
+            Some(o) => format!("drawn ({})", o.reason().as_str()),
         }];
         notes.push(format!(
             "move {} of {}",
@@ -124,7 +121,7 @@ impl Game for Batalo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{FaultKind, Msg, Reason};
+    use crate::games::{Draw, FaultKind, Msg};
 
     fn game(max_moves: &str) -> Batalo {
         let params =
@@ -251,7 +248,7 @@ mod tests {
         let mut g = game("2");
         g.on_line(0, "f3-e2", &mut out).unwrap();
         g.on_line(1, "f9-e8", &mut out).unwrap();
-        assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Limit)));
+        assert_eq!(g.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert_eq!(g.awaiting(), [false, false]);
     }
 }

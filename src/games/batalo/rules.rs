@@ -15,7 +15,7 @@
 //! sources are silent, are in `description.md`.
 
 use crate::games::position::Position;
-use crate::games::{Outcome, Reason, Seat};
+use crate::games::{Draw, Outcome, Seat};
 
 /// Plies after which a game is drawn by the move limit, unless set otherwise.
 pub const DEFAULT_MAX_PLIES: u32 = 200;
@@ -579,7 +579,7 @@ impl Board {
             // Arena's rule: a side that cannot move loses.
             Some(Outcome::win(1 - self.to_move))
         } else if self.max_plies > 0 && self.plies >= self.max_plies {
-            Some(Outcome::draw(Reason::Limit))
+            Some(Outcome::Drawn(Draw::Limit))
         } else {
             None
         };
@@ -726,7 +726,7 @@ impl Position for Board {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.result.clone()
+        self.result
     }
 
     fn plies(&self) -> u32 {
@@ -1083,7 +1083,7 @@ mod tests {
             assert_eq!(b.outcome(), None);
             b.play(&mv(m));
         }
-        assert_eq!(b.outcome(), Some(Outcome::draw(Reason::Limit)));
+        assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert!(b.legal_moves().is_empty());
         // A win on the last move is a win.
         let mut b = pos("O:Og9,(a1):X(m13),f9").with_max_plies(1);

@@ -14,7 +14,7 @@
 
 use crate::games::draughts::{self, Cell, Grid, Variant};
 use crate::games::position::Position;
-use crate::games::{Outcome, Reason, Seat};
+use crate::games::{Draw, Outcome, Seat};
 
 pub use crate::games::draughts::Move;
 
@@ -154,7 +154,7 @@ impl Position for Board {
         if !self.grid.has_move(self.to_move, &VARIANT) {
             return Some(Outcome::win(1 - self.to_move));
         }
-        self.drawn().then(|| Outcome::draw(Reason::Draw))
+        self.drawn().then_some(Outcome::Drawn(Draw::Rules))
     }
 
     fn plies(&self) -> u32 {
@@ -356,7 +356,7 @@ mod tests {
             assert!(b.is_legal(mv));
             b.play(mv);
         }
-        assert_eq!(b.outcome(), Some(Outcome::draw(Reason::Draw)));
+        assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Rules)));
         assert!(b.legal_moves().is_empty());
         assert_eq!(b.plies(), 80);
 

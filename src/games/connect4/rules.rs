@@ -11,7 +11,7 @@
 //! the search bot's many win checks are a few shifts and ands.
 
 use crate::games::position::Position;
-use crate::games::{Outcome, Reason, Seat};
+use crate::games::{Draw, Outcome, Seat};
 
 pub const ROWS: usize = 6;
 pub const COLS: usize = 7;
@@ -252,7 +252,7 @@ impl Position for Board {
             // The side that just moved made the line.
             Some(Outcome::win(1 - self.to_move()))
         } else if self.is_over() {
-            Some(Outcome::draw(Reason::Draw))
+            Some(Outcome::Drawn(Draw::Rules))
         } else {
             None
         }
@@ -429,14 +429,14 @@ mod tests {
     #[test]
     fn a_full_board_without_a_line_is_a_draw() {
         let b = board(DRAWN);
-        assert_eq!(b.outcome(), Some(Outcome::draw(Reason::Draw)));
+        assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Rules)));
         assert!(b.legal_moves().is_empty());
         // And by playing the last move.
         let mut b = board(&format!(" {}", &DRAWN[1..]));
         assert_eq!(b.legal_moves(), vec![0]);
         assert_eq!(b.to_move(), 1);
         b.play(&0);
-        assert_eq!(b.outcome(), Some(Outcome::draw(Reason::Draw)));
+        assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Rules)));
         assert_eq!(b.board_string(), DRAWN);
     }
 
@@ -561,7 +561,7 @@ mod tests {
                 };
                 b.play(&mv.expect("a move while the game goes on"));
             }
-            wins += (b.outcome().unwrap().scores[bot] == 1.0) as u32;
+            wins += (b.outcome().unwrap().winner() == Some(bot)) as u32;
         }
         assert!(wins >= 18, "the search bot won only {wins} of 20");
     }

@@ -225,14 +225,7 @@ impl Dama {
         self.board(out);
         out.everyone("");
         match self.pos.outcome() {
-            Some(o) => {
-                let winner = match o.scores {
-                    [a, b] if a > b => Some(0),
-                    [a, b] if b > a => Some(1),
-                    _ => None,
-                };
-                self.end_played(out, winner);
-            }
+            Some(o) => self.end_played(out, o.winner()),
             None => {
                 out.pause(self.pace);
                 self.turn(out);
@@ -370,9 +363,8 @@ impl Game for Dama {
         let player = |seat: Seat| format!("{} ({})", self.names[seat], colour(seat));
         let mover = self.pos.to_move();
         let status = match self.pos.outcome() {
-            Some(o) if o.scores[0] > o.scores[1] => format!("{} wins", player(0)),
-            Some(o) if o.scores[1] > o.scores[0] => format!("{} wins", player(1)),
-            Some(o) => format!("a draw ({})", o.reason.as_str()),
+            Some(Outcome::Won(seat)) => format!("{} wins", player(seat)),
+            Some(o) => format!("a draw ({})", o.reason().as_str()),
             // Only the player to move can fail, so it is the one who left.
             None if self.over => format!("{} retired", player(mover)),
             None => format!("{} to move", player(mover)),

@@ -18,7 +18,7 @@
 
 use crate::games::draughts::{self, Cell, Grid, Variant};
 use crate::games::position::Position;
-use crate::games::{Outcome, Reason, Seat};
+use crate::games::{Draw, Outcome, Seat};
 
 pub use crate::games::draughts::Move;
 
@@ -175,11 +175,11 @@ impl Board {
     }
 
     /// Drawn by repetition or by the move limit (a side without moves has lost instead).
-    fn drawn(&self) -> Option<Reason> {
+    fn drawn(&self) -> Option<Draw> {
         if self.repeated {
-            Some(Reason::Draw)
+            Some(Draw::Rules)
         } else if self.max_plies > 0 && self.plies >= self.max_plies {
-            Some(Reason::Limit)
+            Some(Draw::Limit)
         } else {
             None
         }
@@ -218,7 +218,7 @@ impl Position for Board {
         if !self.grid.has_move(self.to_move, &VARIANT) {
             return Some(Outcome::win(1 - self.to_move));
         }
-        self.drawn().map(Outcome::draw)
+        self.drawn().map(Outcome::Drawn)
     }
 
     fn plies(&self) -> u32 {
@@ -507,7 +507,7 @@ mod tests {
             b.play(&shuttle[ply % 4]);
         }
         // The start position, white to move, for the third time.
-        assert_eq!(b.outcome(), Some(Outcome::draw(Reason::Draw)));
+        assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Rules)));
         assert!(b.legal_moves().is_empty());
     }
 
@@ -525,7 +525,7 @@ mod tests {
             assert_eq!(b.outcome(), None, "ply {ply}");
             b.play(&back[ply % 4]);
         }
-        assert_eq!(b.outcome(), Some(Outcome::draw(Reason::Draw)));
+        assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Rules)));
     }
 
     #[test]
@@ -537,7 +537,7 @@ mod tests {
             let mv = b.legal_moves()[0].clone();
             b.play(&mv);
         }
-        assert_eq!(b.outcome(), Some(Outcome::draw(Reason::Limit)));
+        assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert!(b.legal_moves().is_empty());
         // 0 means no limit.
         let mut b = pos(0, &["K8A"], &["K1H", "3B"]).with_max_plies(0);

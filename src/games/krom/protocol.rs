@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::bots;
 use super::rules::{Action, Board, Dir, Kind, Played, Pos, Seen, State, side_name};
 use crate::games::picture::{self, Picture};
-use crate::games::{Fault, FaultKind, Game, Outbox, Outcome, Params, Reason, Seat, Step, other};
+use crate::games::{Draw, Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Step, other};
 
 /// The game's id in `start`, `state` and `over`: one game per match.
 pub const GAME_ID: &str = "g-1";
@@ -573,7 +573,7 @@ impl Game for Krom {
         if let Some(w) = self.state.winner {
             Some(Outcome::win(w))
         } else if self.state.drawn {
-            Some(Outcome::draw(Reason::Limit))
+            Some(Outcome::Drawn(Draw::Limit))
         } else {
             None
         }
@@ -886,7 +886,7 @@ mod tests {
         g.on_line(1, r#"{"msg":"move","moves":[]}"#, &mut out)
             .unwrap();
         assert_eq!(g.awaiting(), [false, false]);
-        assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Limit)));
+        assert_eq!(g.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert_eq!(g.plies(), 2);
         let msgs = out.take();
         let red = lines_to(&msgs, Some(0));
@@ -1040,10 +1040,10 @@ mod tests {
                 "over"
             );
             let won = &over["results"]["won"];
-            match g.outcome().unwrap().scores {
-                [1.0, 0.0] => assert_eq!(won, "u-1"),
-                [0.0, 1.0] => assert_eq!(won, "u-2"),
-                _ => assert_eq!(won, &Value::Null),
+            match g.outcome().unwrap().winner() {
+                Some(0) => assert_eq!(won, "u-1"),
+                Some(_) => assert_eq!(won, "u-2"),
+                None => assert_eq!(won, &Value::Null),
             }
         }
         assert!(hidden_seen > 100, "the games hid something ({hidden_seen})");

@@ -188,7 +188,7 @@ impl Game for Loa {
         }
         self.last = Some(mv);
         match self.pos.outcome() {
-            Some(o) => out.spectators(Self::result_line(winner(&o), o.reason.as_str())),
+            Some(o) => out.spectators(Self::result_line(winner(&o), o.reason().as_str())),
             None => self.prompt(out),
         }
         Ok(Step::Done)
@@ -225,7 +225,7 @@ impl Game for Loa {
             None => format!("{} to move", side(self.pos.to_move())),
             Some(o) => match winner(&o) {
                 Some(w) => format!("{} wins", side(w)),
-                None => format!("drawn ({})", o.reason.as_str()),
+                None => format!("drawn ({})", o.reason().as_str()),
             },
         }];
         if self.last == Some(Move::Pass) {
@@ -260,17 +260,13 @@ impl Game for Loa {
 }
 
 fn winner(o: &Outcome) -> Option<Seat> {
-    match o.scores {
-        [a, b] if a > b => Some(0),
-        [a, b] if b > a => Some(1),
-        _ => None,
-    }
+    o.winner()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{FaultKind, Msg, Reason};
+    use crate::games::{Draw, FaultKind, Msg};
 
     fn game(max_plies: &str) -> Loa {
         game_with(max_plies, "docs")
@@ -453,7 +449,7 @@ mod tests {
         let (seats, spect) = lines(&mut out);
         assert!(seats.iter().all(Vec::is_empty));
         assert_eq!(spect, ["a2c2 bye", "result draw limit"]);
-        assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Limit)));
+        assert_eq!(g.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert_eq!(g.awaiting(), [false, false]);
     }
 

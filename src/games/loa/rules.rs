@@ -15,7 +15,7 @@
 //! counts as a ply. After `max_plies` plies (150 unless set otherwise) the game is a draw.
 
 use crate::games::position::Position;
-use crate::games::{Outcome, Reason, Seat, other};
+use crate::games::{Draw, Outcome, Seat, other};
 
 /// Plies after which a game is drawn (reason `limit`), unless set otherwise.
 pub const DEFAULT_MAX_PLIES: u32 = 150;
@@ -401,7 +401,7 @@ impl Board {
         } else if connected(self.sides[other(mover)]) {
             Some(Outcome::win(other(mover)))
         } else if self.max_plies > 0 && self.plies >= self.max_plies {
-            Some(Outcome::draw(Reason::Limit))
+            Some(Outcome::Drawn(Draw::Limit))
         } else {
             None
         }
@@ -488,7 +488,7 @@ impl Position for Board {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.result.clone()
+        self.result
     }
 
     fn plies(&self) -> u32 {
@@ -734,13 +734,13 @@ mod tests {
         b.plies = 149;
         play(&mut b, "b1b3");
         assert_eq!(b.plies(), 150);
-        assert_eq!(b.outcome(), Some(Outcome::draw(Reason::Limit)));
+        assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert!(b.legal_moves().is_empty());
         // Passes count: a player stuck for good passes until the limit.
         let mut b = at(".....bbw/......bb/......../......../......../......../bb....../wb...... w");
         b.plies = 149;
         play(&mut b, "pass");
-        assert_eq!(b.outcome(), Some(Outcome::draw(Reason::Limit)));
+        assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         // A connecting move on the last ply still wins.
         let mut b = at(".......w/......../......../......../w......./......../..bb..../b....... b");
         b.plies = 149;
@@ -756,7 +756,7 @@ mod tests {
                 let mv = *b.legal_moves().choose(&mut rng).unwrap();
                 b.play(&mv);
             }
-            if b.outcome() == Some(Outcome::draw(Reason::Limit)) {
+            if b.outcome() == Some(Outcome::Drawn(Draw::Limit)) {
                 assert_eq!(b.plies(), 150);
                 seen = true;
             }
@@ -950,7 +950,7 @@ mod tests {
     fn same_result(b: &Board, r: &reference::Pos) {
         let theirs = r.result().map(|w| match w {
             Some(c) => Outcome::win(if c == b'b' { 0 } else { 1 }),
-            None => Outcome::draw(Reason::Limit),
+            None => Outcome::Drawn(Draw::Limit),
         });
         assert_eq!(b.outcome(), theirs, "at {}", b.position_text());
     }
@@ -1011,8 +1011,8 @@ mod tests {
                 play(&mut b, &mv);
                 r.play(&mv);
             }
-            match b.outcome().unwrap().reason {
-                Reason::Limit => limits += 1,
+            match b.outcome().unwrap().reason() {
+                crate::games::Reason::Limit => limits += 1,
                 _ => wins += 1,
             }
         }

@@ -6,7 +6,7 @@ use super::bots;
 use super::picture;
 use super::rules::{Gesture, points};
 use crate::games::picture::Picture;
-use crate::games::{Fault, Game, Outbox, Outcome, Params, Reason, Seat, Step, other};
+use crate::games::{Draw, Fault, Game, Outbox, Outcome, Params, Seat, Step, other};
 
 /// What a seat did in the current round.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -120,7 +120,7 @@ impl Game for Roshambo {
         Some(match a.cmp(&b) {
             std::cmp::Ordering::Greater => Outcome::win(0),
             std::cmp::Ordering::Less => Outcome::win(1),
-            std::cmp::Ordering::Equal => Outcome::draw(Reason::Draw),
+            std::cmp::Ordering::Equal => Outcome::Drawn(Draw::Rules),
         })
     }
 
@@ -149,8 +149,7 @@ impl Game for Roshambo {
         let failed = (0..2).find(|&s| self.choices[s] == Choice::Failed);
         let status = match (failed, self.outcome()) {
             (Some(seat), _) => format!("{} retired", self.names[seat]),
-            (None, Some(o)) if o.scores[0] > o.scores[1] => format!("{} wins", self.names[0]),
-            (None, Some(o)) if o.scores[1] > o.scores[0] => format!("{} wins", self.names[1]),
+            (None, Some(Outcome::Won(seat))) => format!("{} wins", self.names[seat]),
             (None, Some(_)) => "a draw".to_string(),
             (None, None) => format!("round {} of {}", self.round + 1, self.rounds),
         };

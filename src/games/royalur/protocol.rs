@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use super::picture::{LOOKS, LastMove};
 use super::rules::{Board, END, Roll, START, TOKENS};
 use crate::games::picture::{Board as Drawing, Picture};
-use crate::games::{Fault, Game, Outbox, Outcome, Params, Reason, Seat, Step, other};
+use crate::games::{Draw, Fault, Game, Outbox, Outcome, Params, Seat, Step, other};
 
 pub struct RoyalUr {
     board: Board,
@@ -137,7 +137,7 @@ impl Game for RoyalUr {
             return Ok(Step::Done);
         }
         if self.moves >= self.max_moves {
-            self.outcome = Some(Outcome::draw(Reason::Limit));
+            self.outcome = Some(Outcome::Drawn(Draw::Limit));
             return Ok(Step::Done);
         }
         if !effect.again {
@@ -156,7 +156,7 @@ impl Game for RoyalUr {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
+        self.outcome
     }
 
     fn plies(&self) -> u32 {
@@ -184,9 +184,8 @@ impl Game for RoyalUr {
     fn picture(&self) -> Picture {
         let player = |seat: Seat| format!("{} ({})", self.names[seat], LOOKS[seat].1);
         let status = match &self.outcome {
-            Some(o) if o.scores[0] > o.scores[1] => format!("{} wins", player(0)),
-            Some(o) if o.scores[1] > o.scores[0] => format!("{} wins", player(1)),
-            Some(o) => format!("a draw ({})", o.reason.as_str()),
+            Some(Outcome::Won(seat)) => format!("{} wins", player(*seat)),
+            Some(o) => format!("a draw ({})", o.reason().as_str()),
             None => match self.retired {
                 Some(seat) => format!("{} retired", player(seat)),
                 None if !self.waiting => "the game starts".to_string(),
