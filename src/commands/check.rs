@@ -265,18 +265,18 @@ fn examine(
     channel: Channel,
 ) -> Played {
     let order = if seat == 0 { "first" } else { "second" };
-    let outcome = match record.winner {
+    let outcome = match record.verdict.winner {
         Some(w) if w == seat => "won",
         Some(_) => "lost",
-        None if record.faulted == Some(seat) => "lost",
+        None if record.verdict.faulted == Some(seat) => "lost",
         None => "drawn",
     };
     let mut line = format!("game {id} vs builtin:{builtin} (you played {order}): {outcome}");
-    let failure = match (record.faulted, &record.detail) {
+    let failure = match (record.verdict.faulted, &record.verdict.detail) {
         (Some(s), Some(detail)) if s == seat => {
             line.push_str(&format!(": {detail}"));
             Some(Failure {
-                reason: record.reason,
+                reason: record.verdict.reason,
                 text: explain(detail, record, seat, log_path, game, channel),
             })
         }
@@ -301,7 +301,7 @@ fn explain(
     let mut text = format!("  your bot {detail}\n");
     // A bot that never started (it did not open its pipes, or could not be run) was sent
     // nothing, whatever the log says the game wrote for it.
-    let cause = record.cause.unwrap_or_default();
+    let cause = record.verdict.cause.unwrap_or_default();
     let started = !matches!(cause, Cause::PipesNotOpened | Cause::NotStarted);
     let exchanged = last_lines(log_path, seat);
     if started {
@@ -344,9 +344,9 @@ fn explain(
         text.push_str(&format!("  it wrote nothing on its {what}\n"));
     }
     let failed = Failed {
-        reason: record.reason,
+        reason: record.verdict.reason,
         cause,
-        at_move: record.at_move,
+        at_move: record.verdict.at_move,
     };
     let hint = hint(&failed, game, channel, wrote_stderr);
     text.push_str(&wrap(&format!("  hint: {hint}"), "        "));

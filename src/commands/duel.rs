@@ -210,9 +210,9 @@ pub async fn run(args: Options) -> Result<()> {
             .iter()
             .position(|&b| b == 0)
             .expect("bot 0 has a seat");
-        let s = record.scores[first];
+        let s = record.verdict.scores[first];
         points[0] += s;
-        points[1] += record.scores[1 - first];
+        points[1] += record.verdict.scores[1 - first];
         tally[if s == 1.0 {
             0
         } else if s == 0.5 {

@@ -3,19 +3,23 @@
 
 use crate::games::{Cause, Fault, Game, Outbox, Reason, Seat, Step, other};
 
-/// The result of a finished game.
-#[derive(Debug, Clone, PartialEq)]
+/// The result of a finished game, as the record and `--json` give it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Verdict {
     pub scores: [f64; 2],
     pub winner: Option<Seat>,
     pub reason: Reason,
     pub plies: u32,
     /// Why the game ended when a seat failed, in words; `None` for a game played out.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     /// The seat whose failure ended the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub faulted: Option<Seat>,
     /// What that seat did, as facts; with the move it failed at when it was waited for.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cause: Option<Cause>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub at_move: Option<u32>,
 }
 

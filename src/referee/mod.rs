@@ -14,7 +14,7 @@ use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
 use crate::error::{Error, Result};
 use crate::games::{
-    Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Reason, Seating, Step, derive_seed,
+    Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Seating, Step, derive_seed,
 };
 
 pub mod judge;
@@ -52,20 +52,9 @@ pub struct MatchSetup {
 pub struct GameRecord {
     pub game: String,
     pub players: [String; 2],
-    pub scores: [f64; 2],
-    pub winner: Option<usize>,
-    pub reason: Reason,
-    pub plies: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-    /// The seat whose failure ended the game, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub faulted: Option<usize>,
-    /// What that seat did, as facts (`detail` says it in words), and the move it failed at.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cause: Option<Cause>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at_move: Option<u32>,
+    /// The judge's verdict, its fields inline in the JSON.
+    #[serde(flatten)]
+    pub verdict: Verdict,
     pub seed: u64,
     pub duration_ms: u64,
     pub log: String,
@@ -78,12 +67,12 @@ impl GameRecord {
             "Finished game {id} ({} vs {}): {}-{} {}, {} plies",
             self.players[0],
             self.players[1],
-            format_score(self.scores[0]),
-            format_score(self.scores[1]),
-            self.reason.as_str(),
-            self.plies
+            format_score(self.verdict.scores[0]),
+            format_score(self.verdict.scores[1]),
+            self.verdict.reason.as_str(),
+            self.verdict.plies
         );
-        if let (Some(seat), Some(detail)) = (self.faulted, &self.detail) {
+        if let (Some(seat), Some(detail)) = (self.verdict.faulted, &self.verdict.detail) {
             line.push_str(&format!(": {} {detail}", self.players[seat]));
         }
         line
@@ -436,14 +425,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
     let record = GameRecord {
         game: setup.game.name.to_string(),
         players: names,
-        scores: verdict.scores,
-        winner: verdict.winner,
-        reason: verdict.reason,
-        plies: verdict.plies,
-        detail: verdict.detail,
-        faulted: verdict.faulted,
-        cause: verdict.cause,
-        at_move: verdict.at_move,
+        verdict,
         seed: setup.seed,
         duration_ms: started.elapsed().as_millis() as u64,
         log: setup.log_path.display().to_string(),

@@ -41,11 +41,15 @@ impl GameRow {
             round,
             seat0: r.players[0].clone(),
             seat1: r.players[1].clone(),
-            score0: r.scores[0],
-            score1: r.scores[1],
-            winner: r.winner.map(|w| r.players[w].clone()).unwrap_or_default(),
-            reason: r.reason,
-            plies: r.plies,
+            score0: r.verdict.scores[0],
+            score1: r.verdict.scores[1],
+            winner: r
+                .verdict
+                .winner
+                .map(|w| r.players[w].clone())
+                .unwrap_or_default(),
+            reason: r.verdict.reason,
+            plies: r.verdict.plies,
             duration_ms: r.duration_ms,
             seed: r.seed,
             log: r.log.clone(),
