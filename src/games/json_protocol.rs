@@ -401,7 +401,8 @@ impl<P: JsonRules> JsonGame<P> {
                 format!("Player {n} submitted ill-formed move {mv}: {why}"),
             )
         })?;
-        if !self.pos.is_legal(&mv) {
+        let json = self.pos.move_json(&mv);
+        if self.pos.play(&mv).is_err() {
             return Err(fail(
                 FaultKind::Illegal,
                 format!(
@@ -410,8 +411,7 @@ impl<P: JsonRules> JsonGame<P> {
                 ),
             ));
         }
-        self.history.push(self.pos.move_json(&mv));
-        self.pos.play(&mv);
+        self.history.push(json);
         self.last = Some(mv);
         match self.pos.outcome() {
             Some(outcome) => {

@@ -16,8 +16,18 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// Every legal move; empty once the game is over.
     fn legal_moves(&self) -> Vec<Self::Move>;
 
-    /// Play a legal move (the caller has checked it).
-    fn play(&mut self, mv: &Self::Move);
+    /// Play a move known to be legal (one of `legal_moves`): the search, perft and the built-in
+    /// bots, which only ever play those. An illegal move leaves the position meaningless.
+    fn play_unchecked(&mut self, mv: &Self::Move);
+
+    /// Play `mv` if it is legal here; otherwise the position is left as it was.
+    fn play(&mut self, mv: &Self::Move) -> Result<(), IllegalMove> {
+        if !self.is_legal(mv) {
+            return Err(IllegalMove);
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
 
     /// The result once the game is over (a win, a draw, a move limit); `None` while it goes on.
     /// A side with no legal move is a finished game here, never an empty move list mid-game.
@@ -40,6 +50,10 @@ pub trait Position: Clone + Send + Sync + 'static {
         0
     }
 }
+
+/// A move that is not legal in the position it was played in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IllegalMove;
 
 /// Leaf counts of a move-generation tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -68,7 +82,7 @@ pub fn perft<P: Position>(pos: &P, depth: u32) -> Perft {
     let mut total = Perft::default();
     for mv in pos.legal_moves() {
         let mut next = pos.clone();
-        next.play(&mv);
+        next.play_unchecked(&mv);
         total += perft(&next, depth - 1);
     }
     total
@@ -83,7 +97,7 @@ pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(String, Perft)> {
         .into_iter()
         .map(|mv| {
             let mut next = pos.clone();
-            next.play(&mv);
+            next.play_unchecked(&mv);
             (pos.move_text(&mv), perft(&next, depth - 1))
         })
         .collect()
@@ -113,7 +127,7 @@ fn negamax<P: Position>(pos: &P, depth: u32, ply: i32, mut alpha: i32, beta: i32
     let mut best = i32::MIN + 1;
     for mv in pos.legal_moves() {
         let mut next = pos.clone();
-        next.play(&mv);
+        next.play_unchecked(&mv);
         // A game may give the same side another move (a capture chain, an extra turn).
         let score = if next.to_move() == me && next.outcome().is_none() {
             negamax(&next, depth - 1, ply + 1, alpha, beta)
@@ -135,7 +149,7 @@ pub fn search_move<P: Position>(pos: &P, depth: u32, rng: &mut ChaCha8Rng) -> Op
     let mut scored = Vec::new();
     for mv in pos.legal_moves() {
         let mut next = pos.clone();
-        next.play(&mv);
+        next.play_unchecked(&mv);
         let score = if next.to_move() == me && next.outcome().is_none() {
             negamax(&next, depth.saturating_sub(1), 1, -WIN - 1, WIN + 1)
         } else {
@@ -201,7 +215,26 @@ pub mod suite {
                 let before = pos.plies();
                 let mv = legal.choose(&mut rng).expect("not empty").clone();
                 assert!(!pos.move_text(&mv).is_empty());
-                pos.play(&mv);
+                // A move of the next position that is not legal here is refused by the checked
+                // play, which leaves the position as it was.
+                let mut next = pos.clone();
+                next.play_unchecked(&mv);
+                if let Some(foreign) = next.legal_moves().into_iter().find(|m| !legal.contains(m)) {
+                    let mut tried = pos.clone();
+                    assert_eq!(
+                        tried.play(&foreign),
+                        Err(IllegalMove),
+                        "game {game}: {foreign:?}"
+                    );
+                    assert_eq!(tried.plies(), before);
+                    assert_eq!(
+                        tried.legal_moves(),
+                        legal,
+                        "game {game}: changed by {foreign:?}"
+                    );
+                }
+                assert_eq!(pos.clone().play(&mv), Ok(()), "game {game}: {mv:?}");
+                pos.play_unchecked(&mv);
                 assert_eq!(pos.plies(), before + 1, "a move counts one ply");
             }
             pos.outcome().expect("a finished position has an outcome");

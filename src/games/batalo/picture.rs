@@ -153,7 +153,7 @@ mod tests {
         for m in ["g4-g6", "g10-g8", "g6-g8"] {
             let mv = parse_move(m).unwrap();
             assert!(b.is_legal(&mv), "{m}");
-            b.play(&mv);
+            b.play_unchecked(&mv);
             last = Some(mv);
         }
         let g = b.picture(last.as_ref());

@@ -58,7 +58,9 @@ impl Game for Batalo {
         if let Some(why) = self.pos.why_illegal(&mv) {
             return Err(Fault::illegal(why));
         }
-        self.pos.play(&mv);
+        self.pos
+            .play(&mv)
+            .map_err(|_| Fault::illegal(format!("sent '{text}', not a legal move here")))?;
         self.last = Some(mv);
         let moved = mv.text();
         out.to(other(seat), moved.clone());

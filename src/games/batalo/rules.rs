@@ -705,7 +705,7 @@ impl Position for Board {
         mv.to != mv.from && self.destinations(mv.from).mark[mv.to]
     }
 
-    fn play(&mut self, mv: &Move) {
+    fn play_unchecked(&mut self, mv: &Move) {
         let me = self.to_move;
         if let Some(them) = owner(self.cells[mv.to]) {
             let n = self.count[them] as usize;
@@ -865,7 +865,7 @@ mod tests {
         );
         // An empty base is a star; a column off its base keeps its brackets.
         let mut b = b;
-        b.play(&mv("g4-g6"));
+        b.play_unchecked(&mv("g4-g6"));
         let lines = b.board_lines();
         assert_eq!(lines[9], "     g-  . . o * o(o). . x(x)x . .");
     }
@@ -911,7 +911,7 @@ mod tests {
             b.is_legal(&mv("g4-g6")),
             "the column hops over the stone on g5"
         );
-        b.play(&mv("g4-g6"));
+        b.play_unchecked(&mv("g4-g6"));
         assert_eq!(b.at(parse_point("g6").unwrap()), Some((0, true)));
         assert_eq!(b.at(BASE[0]), None);
         assert_eq!(b.to_move(), 1);
@@ -1002,7 +1002,7 @@ mod tests {
             b.why_illegal(&mv("g6-g10")).unwrap(),
             "g6-g10: the column's path is blocked at g9"
         );
-        b.play(&mv("g6-g9"));
+        b.play_unchecked(&mv("g6-g9"));
         assert_eq!(b.at(parse_point("g9").unwrap()), Some((0, true)));
         assert_eq!(b.count(1), 2);
         assert_eq!(b.outcome(), None);
@@ -1015,7 +1015,7 @@ mod tests {
                 .unwrap()
                 .contains("stones never capture")
         );
-        b.play(&mv("e5-e7"));
+        b.play_unchecked(&mv("e5-e7"));
         assert_eq!(b.count(1), 1);
     }
 
@@ -1038,16 +1038,16 @@ mod tests {
         // A stone steps onto X's empty base.
         let mut b = pos("O:Og9,(a1):X(m13),f9");
         assert!(b.is_legal(&mv("g9-g10")));
-        b.play(&mv("g9-g10"));
+        b.play_unchecked(&mv("g9-g10"));
         assert_eq!(b.outcome(), Some(Outcome::win(0)));
         assert!(b.legal_moves().is_empty());
         // A column slides onto it; X reaches O's base with a hop.
         let mut b = pos("O:O(g12):X(m13),f9");
-        b.play(&mv("g12-g10"));
+        b.play_unchecked(&mv("g12-g10"));
         assert_eq!(b.outcome(), Some(Outcome::win(0)));
         let mut b = pos("X:O(a1):Xg2,g3,(m13)");
         assert!(b.is_legal(&mv("g2-g4")));
-        b.play(&mv("g2-g4"));
+        b.play_unchecked(&mv("g2-g4"));
         assert_eq!(b.outcome(), Some(Outcome::win(1)));
         // A hop chain ends on the enemy base: it cannot go on through it.
         let b = pos("O:Og8,g9,g11,(a1):X(m13)");
@@ -1058,7 +1058,7 @@ mod tests {
     #[test]
     fn eliminating_every_enemy_piece_wins() {
         let mut b = pos("O:O(e5):Xe8");
-        b.play(&mv("e5-e8"));
+        b.play_unchecked(&mv("e5-e8"));
         assert_eq!(b.outcome(), Some(Outcome::win(0)));
         assert!(b.legal_moves().is_empty());
         assert_eq!(pos("O:O(e5):X").outcome(), Some(Outcome::win(0)));
@@ -1081,17 +1081,17 @@ mod tests {
         let mut b = Board::start().with_max_plies(4);
         for m in ["f3-e2", "f9-e8", "e2-d1", "e8-d7"] {
             assert_eq!(b.outcome(), None);
-            b.play(&mv(m));
+            b.play_unchecked(&mv(m));
         }
         assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert!(b.legal_moves().is_empty());
         // A win on the last move is a win.
         let mut b = pos("O:Og9,(a1):X(m13),f9").with_max_plies(1);
-        b.play(&mv("g9-g10"));
+        b.play_unchecked(&mv("g9-g10"));
         assert_eq!(b.outcome(), Some(Outcome::win(0)));
         // 0: no limit.
         let mut b = Board::start().with_max_plies(0);
-        b.play(&mv("f3-e2"));
+        b.play_unchecked(&mv("f3-e2"));
         assert_eq!(b.outcome(), None);
     }
 
@@ -1285,7 +1285,7 @@ mod tests {
             .iter()
             .map(|t| {
                 let mut next = b.clone();
-                next.play(&mv(t));
+                next.play_unchecked(&mv(t));
                 reference_perft(&next, depth - 1)
             })
             .sum()
@@ -1309,7 +1309,7 @@ mod tests {
                 if b.at(m.to).is_some() {
                     captures += 1;
                 }
-                b.play(&m);
+                b.play_unchecked(&m);
             }
             assert_eq!(reference_moves(&b).is_empty(), b.outcome().is_some());
             wins += b.outcome().is_some() as u32;

@@ -137,7 +137,7 @@ impl Position for Board {
         self.grid.moves(self.to_move, &VARIANT)
     }
 
-    fn play(&mut self, mv: &Move) {
+    fn play_unchecked(&mut self, mv: &Move) {
         let done = self.grid.apply(&mv.path, &VARIANT);
         self.quiet = if done.captured > 0 || done.man_moved {
             0
@@ -305,7 +305,7 @@ mod tests {
         assert_eq!(b.legal_moves(), vec![sq(&[1, 10, 19])]);
         assert!(!b.is_legal(&sq(&[1, 10])));
         let mut b = b;
-        b.play(&sq(&[1, 10, 19]));
+        b.play_unchecked(&sq(&[1, 10, 19]));
         assert_eq!(b.fen(), "W:W:B19");
         assert_eq!(b.outcome(), Some(Outcome::win(0)));
         assert!(b.legal_moves().is_empty());
@@ -325,7 +325,7 @@ mod tests {
             vec![sq(&[23, 14, 7, 16, 23]), sq(&[23, 16, 7, 14, 23])]
         );
         let mut b = Board::from_fen("W:WK23:B18,10,11,19").unwrap();
-        b.play(&legal[0]);
+        b.play_unchecked(&legal[0]);
         assert_eq!(b.fen(), "B:WK23:B");
     }
 
@@ -334,13 +334,13 @@ mod tests {
         // Man on 22 jumps 26 to 31 and is crowned; as a king it could jump 27, but the move ends.
         let mut b = Board::from_fen("B:W26,27:B22").unwrap();
         assert_eq!(b.legal_moves(), vec![sq(&[22, 31])]);
-        b.play(&sq(&[22, 31]));
+        b.play_unchecked(&sq(&[22, 31]));
         assert_eq!(b.cell(draughts::square_index(31).unwrap()), Cell::King(0));
         assert_eq!(b.cell(draughts::square_index(27).unwrap()), Cell::Man(1));
         assert_eq!(b.to_move(), 1);
         // A simple move onto the far row crowns too.
         let mut b = Board::from_fen("W:W5:B20").unwrap();
-        b.play(&sq(&[5, 1]));
+        b.play_unchecked(&sq(&[5, 1]));
         assert_eq!(b.cell(1), Cell::King(1));
         assert!(b.board_string().contains('R'));
     }
@@ -353,8 +353,7 @@ mod tests {
         for ply in 0..QUIET_PLIES_DRAW {
             assert_eq!(b.outcome(), None, "ply {ply}");
             let mv = &shuttle[ply as usize % 4];
-            assert!(b.is_legal(mv));
-            b.play(mv);
+            assert_eq!(b.play(mv), Ok(()), "ply {ply}");
         }
         assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Rules)));
         assert!(b.legal_moves().is_empty());
@@ -363,10 +362,10 @@ mod tests {
         // A man's move resets the count.
         let mut b = Board::from_fen("B:WK32:BK1,9").unwrap();
         for ply in 0..60 {
-            b.play(&shuttle[ply % 4]);
+            b.play_unchecked(&shuttle[ply % 4]);
         }
         assert_eq!(b.quiet_plies(), 60);
-        b.play(&sq(&[9, 13]));
+        b.play_unchecked(&sq(&[9, 13]));
         assert_eq!(b.quiet_plies(), 0);
     }
 
@@ -386,11 +385,11 @@ mod tests {
     #[test]
     fn playing_updates_the_board_string() {
         let mut b = Board::start();
-        b.play(&Move::new(vec![21, 28]));
-        b.play(&Move::new(vec![42, 35]));
+        b.play_unchecked(&Move::new(vec![21, 28]));
+        b.play_unchecked(&Move::new(vec![42, 35]));
         // Black on 28 must now take the man on 35.
         assert_eq!(b.legal_moves(), vec![Move::new(vec![28, 42])]);
-        b.play(&Move::new(vec![28, 42]));
+        b.play_unchecked(&Move::new(vec![28, 42]));
         let s = b.board_string();
         assert_eq!(&s[42..43], "b");
         assert_eq!(&s[35..36], " ");

@@ -239,7 +239,7 @@ impl Position for Board {
             .collect()
     }
 
-    fn play(&mut self, mv: &u8) {
+    fn play_unchecked(&mut self, mv: &u8) {
         let (seat, col) = (self.to_move(), *mv as usize);
         self.pieces[seat] |= bit(col, self.heights[col] as usize);
         self.heights[col] += 1;
@@ -308,8 +308,7 @@ mod tests {
         let mut b = Board::default();
         for (i, mv) in moves.iter().enumerate() {
             assert!(b.outcome().is_none(), "{moves:?}: over before move {i}");
-            assert!(b.is_legal(mv));
-            b.play(mv);
+            assert_eq!(b.play(mv), Ok(()), "{moves:?}: move {i}");
         }
         assert_eq!(b.outcome(), Some(Outcome::win(seat)), "{moves:?}");
         assert_eq!(b.winner(), Some(seat));
@@ -411,12 +410,12 @@ mod tests {
     #[test]
     fn pieces_fall_and_a_full_column_is_not_a_move() {
         let mut b = Board::default();
-        b.play(&3);
+        b.play_unchecked(&3);
         assert_eq!(b.board_string().find('x'), Some(5 * 7 + 3));
-        b.play(&3);
+        b.play_unchecked(&3);
         assert_eq!(b.board_string().find('o'), Some(4 * 7 + 3));
         for _ in 0..4 {
-            b.play(&3);
+            b.play_unchecked(&3);
         }
         assert_eq!(b.cell(0, 3), Some(1));
         assert!(!b.is_legal(&3));
@@ -435,7 +434,7 @@ mod tests {
         let mut b = board(&format!(" {}", &DRAWN[1..]));
         assert_eq!(b.legal_moves(), vec![0]);
         assert_eq!(b.to_move(), 1);
-        b.play(&0);
+        b.play_unchecked(&0);
         assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Rules)));
         assert_eq!(b.board_string(), DRAWN);
     }
@@ -444,7 +443,7 @@ mod tests {
     fn strings_round_trip_and_render() {
         let mut b = Board::default();
         for mv in [3, 3, 4] {
-            b.play(&mv);
+            b.play_unchecked(&mv);
         }
         let s = b.board_string();
         assert_eq!(s.len(), 42);
@@ -533,9 +532,9 @@ mod tests {
         let start = Board::default();
         assert_eq!(start.evaluate(0), 0);
         let mut centre = start;
-        centre.play(&3);
+        centre.play_unchecked(&3);
         let mut edge = start;
-        edge.play(&0);
+        edge.play_unchecked(&0);
         assert!(centre.evaluate(0) > edge.evaluate(0));
         assert!(centre.evaluate(0) > 0);
         assert_eq!(centre.evaluate(1), -centre.evaluate(0));
@@ -559,7 +558,7 @@ mod tests {
                 } else {
                     random_move(&b, &mut rng)
                 };
-                b.play(&mv.expect("a move while the game goes on"));
+                b.play_unchecked(&mv.expect("a move while the game goes on"));
             }
             wins += (b.outcome().unwrap().winner() == Some(bot)) as u32;
         }

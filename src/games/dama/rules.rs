@@ -200,7 +200,7 @@ impl Position for Board {
         self.grid.moves(self.to_move, &VARIANT)
     }
 
-    fn play(&mut self, mv: &Move) {
+    fn play_unchecked(&mut self, mv: &Move) {
         let done = self.grid.apply(&mv.path, &VARIANT);
         self.plies += 1;
         self.to_move = 1 - self.to_move;
@@ -387,7 +387,7 @@ mod tests {
         assert_eq!(b.legal_moves().len(), 7);
         let mv = parse_move("6e 5d").unwrap();
         assert!(b.is_legal(&mv));
-        b.play(&mv);
+        b.play_unchecked(&mv);
         assert_eq!(b.board_lines(), lines(AFTER_6E_5D));
         assert_eq!(b.to_move(), 1);
         assert!(b.render().starts_with(HEADER));
@@ -403,7 +403,7 @@ mod tests {
             "capture is compulsory"
         );
         assert_eq!(texts(&b), ["3D 5B 7D"]);
-        b.play(&parse_move("3d 5b 7d").unwrap());
+        b.play_unchecked(&parse_move("3d 5b 7d").unwrap());
         assert_eq!(b.board_lines(), lines(AFTER_MULTIPLE_CAPTURE));
     }
 
@@ -488,13 +488,13 @@ mod tests {
         // The man on 3B takes 2C and is promoted on 1D; as a king it could take 2E, but stops.
         let mut b = pos(0, &["3B"], &["2C", "2E"]);
         assert_eq!(texts(&b), ["3B 1D"]);
-        b.play(&parse_move("3B 1D").unwrap());
+        b.play_unchecked(&parse_move("3B 1D").unwrap());
         assert_eq!(b.cell(parse_square("1D").unwrap()), Cell::King(0));
         assert_eq!(b.cell(parse_square("2E").unwrap()), Cell::Man(1));
         assert_eq!(b.to_move(), 1);
         // Promotion by a step, for black at the bottom.
         let mut b = pos(1, &["6A"], &["7D"]);
-        b.play(&parse_move("7D 8C").unwrap());
+        b.play_unchecked(&parse_move("7D 8C").unwrap());
         assert_eq!(b.cell(parse_square("8C").unwrap()), Cell::King(1));
     }
 
@@ -504,7 +504,7 @@ mod tests {
         let shuttle = ["8A 7B", "1H 2G", "7B 8A", "2G 1H"].map(|t| parse_move(t).unwrap());
         for ply in 0..8 {
             assert_eq!(b.outcome(), None, "ply {ply}");
-            b.play(&shuttle[ply % 4]);
+            b.play_unchecked(&shuttle[ply % 4]);
         }
         // The start position, white to move, for the third time.
         assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Rules)));
@@ -516,14 +516,14 @@ mod tests {
         let mut b = pos(0, &["K8A", "6C"], &["K1H"]);
         let shuttle = ["8A 7B", "1H 2G", "7B 8A", "2G 1H"].map(|t| parse_move(t).unwrap());
         for mv in &shuttle {
-            b.play(mv);
+            b.play(mv).expect("a legal king's step");
         }
         // The man's move makes a new position; it comes back a third time 8 plies later.
-        b.play(&parse_move("6C 5D").unwrap());
+        b.play_unchecked(&parse_move("6C 5D").unwrap());
         let back = ["1H 2G", "8A 7B", "2G 1H", "7B 8A"].map(|t| parse_move(t).unwrap());
         for ply in 0..8 {
             assert_eq!(b.outcome(), None, "ply {ply}");
-            b.play(&back[ply % 4]);
+            b.play_unchecked(&back[ply % 4]);
         }
         assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Rules)));
     }
@@ -535,13 +535,13 @@ mod tests {
         for _ in 0..10 {
             assert_eq!(b.outcome(), None);
             let mv = b.legal_moves()[0].clone();
-            b.play(&mv);
+            b.play_unchecked(&mv);
         }
         assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert!(b.legal_moves().is_empty());
         // 0 means no limit.
         let mut b = pos(0, &["K8A"], &["K1H", "3B"]).with_max_plies(0);
-        b.play(&parse_move("8A 7B").unwrap());
+        b.play_unchecked(&parse_move("8A 7B").unwrap());
         assert_eq!(b.outcome(), None);
     }
 
@@ -714,7 +714,7 @@ mod tests {
             .into_iter()
             .map(|p| {
                 let mut next = b.clone();
-                next.play(&Move::new(p));
+                next.play_unchecked(&Move::new(p));
                 reference_perft(&next, depth - 1)
             })
             .sum()
@@ -740,7 +740,7 @@ mod tests {
                 if mv.is_capture() && b.cell(mv.origin()).is_king() {
                     captures_by_king += 1;
                 }
-                b.play(&mv);
+                b.play_unchecked(&mv);
             }
         }
         assert!(captures_by_king > 100, "the playouts reached king captures");

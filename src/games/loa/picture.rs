@@ -66,7 +66,7 @@ mod tests {
         // rank 2.
         for mv in [step("b1", "b3"), step("a2", "c2")] {
             assert!(b.is_legal(&mv));
-            b.play(&mv);
+            b.play_unchecked(&mv);
         }
         let last = step("a2", "c2");
         let g = b.picture(Some(&last));

@@ -179,7 +179,9 @@ impl Game for Loa {
             Err((false, why)) => return Err(Fault::protocol(format!("sent '{text}': {why}"))),
         };
         let played = self.pos.move_text(&mv);
-        self.pos.play(&mv);
+        self.pos
+            .play(&mv)
+            .map_err(|_| Fault::illegal(format!("sent '{text}': not a legal move here")))?;
         self.said[seat] = comment.chars().take(SHOWN_MESSAGE).collect();
         if comment.is_empty() {
             out.spectators(played.clone());

@@ -476,7 +476,7 @@ impl Position for Board {
         }
     }
 
-    fn play(&mut self, mv: &Move) {
+    fn play_unchecked(&mut self, mv: &Move) {
         let me = self.to_move;
         if let Move::Step { from, to } = *mv {
             self.sides[me] = (self.sides[me] & !(1u64 << from)) | (1u64 << to);
@@ -551,7 +551,7 @@ mod tests {
             .into_iter()
             .find(|m| b.move_text(m) == text)
             .unwrap_or_else(|| panic!("{text} is not legal in {}", b.position_text()));
-        b.play(&mv);
+        b.play_unchecked(&mv);
     }
 
     fn at(text: &str) -> Board {
@@ -754,7 +754,7 @@ mod tests {
             while b.outcome().is_none() {
                 assert!(b.plies() < 150);
                 let mv = *b.legal_moves().choose(&mut rng).unwrap();
-                b.play(&mv);
+                b.play_unchecked(&mv);
             }
             if b.outcome() == Some(Outcome::Drawn(Draw::Limit)) {
                 assert_eq!(b.plies(), 150);

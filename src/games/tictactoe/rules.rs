@@ -133,7 +133,7 @@ impl Position for Board {
         (0..9).filter(|&i| empty & (1 << i) != 0).collect()
     }
 
-    fn play(&mut self, mv: &u8) {
+    fn play_unchecked(&mut self, mv: &u8) {
         let seat = self.to_move();
         self.marks[seat] |= 1 << mv;
     }
@@ -194,7 +194,7 @@ mod tests {
         let mut b = Board::default();
         for mv in [0, 3, 1, 4, 2] {
             assert!(b.outcome().is_none());
-            b.play(&mv);
+            b.play_unchecked(&mv);
         }
         assert_eq!(b.outcome(), Some(Outcome::win(0)));
         assert!(b.legal_moves().is_empty());
@@ -216,7 +216,7 @@ mod tests {
         // The ninth mark completing a line is a win, not a draw.
         let b = board("xoxoxoox ");
         let mut won = b;
-        won.play(&8);
+        won.play_unchecked(&8);
         assert_eq!(won.outcome(), Some(Outcome::win(0)));
     }
 
@@ -225,13 +225,13 @@ mod tests {
         let mut b = Board::default();
         assert_eq!(b.to_move(), 0);
         assert_eq!(b.legal_moves(), (0..9).collect::<Vec<u8>>());
-        b.play(&4);
+        b.play_unchecked(&4);
         assert_eq!(b.to_move(), 1);
         assert_eq!(b.plies(), 1);
         assert!(!b.is_legal(&4));
         assert!(!b.is_legal(&9));
         assert!(b.is_legal(&0));
-        b.play(&0);
+        b.play_unchecked(&0);
         assert_eq!(b.board_string(), "o   x    ");
         assert_eq!(b.render(), "o| | \n |x| \n | | ");
         assert_eq!(b.move_text(&7), "7");
@@ -272,14 +272,14 @@ mod tests {
         if pos.to_move() == bot {
             let mv = search_move(&pos, 9, rng).expect("a move");
             let mut next = pos;
-            next.play(&mv);
+            next.play_unchecked(&mv);
             never_loses(next, bot, rng)
         } else {
             pos.legal_moves()
                 .iter()
                 .map(|mv| {
                     let mut next = pos;
-                    next.play(mv);
+                    next.play_unchecked(mv);
                     never_loses(next, bot, rng)
                 })
                 .sum()
