@@ -1,8 +1,7 @@
 //! Bots as processes: spawning on either channel, line I/O under deadlines, capturing stderr, and
 //! making sure nothing a bot started outlives its game.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::fs::OpenOptions;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::fs::PermissionsExt;
@@ -167,8 +166,9 @@ impl Process {
         };
         if frozen {
             tree::freeze(root);
-            // What escaped the tree while the bot was running must not run on meanwhile.
-            reaper::sweep();
+            // What escaped the tree while the bot was running must not run on meanwhile: swept
+            // here and now, not left to the reaper's thread.
+            reaper::sweep_here();
         } else {
             tree::thaw(root);
         }
@@ -864,14 +864,23 @@ fn bot_pipe(arena: End) -> std::io::Result<(OwnedFd, OwnedFd)> {
 /// every process holding it is gone: usually as the bot exits, but the exit can be seen first.
 pub struct Capture {
     task: Option<JoinHandle<()>>,
+    /// Sent (or dropped) to cut the copy off between two writes.
+    cut: Option<tokio::sync::oneshot::Sender<()>>,
     /// How long a copy held open (by a process that escaped the bot's group) is waited for.
     grace: Duration,
 }
 
 impl Capture {
     fn start(rx: pipe::Receiver, path: &Path, limits: IoLimits) -> Capture {
+        let (cut, cut_off) = tokio::sync::oneshot::channel();
         Capture {
-            task: Some(tokio::spawn(capture(rx, path.to_path_buf(), limits))),
+            task: Some(tokio::spawn(capture(
+                rx,
+                path.to_path_buf(),
+                limits,
+                cut_off,
+            ))),
+            cut: Some(cut),
             grace: limits.grace,
         }
     }
@@ -879,6 +888,7 @@ impl Capture {
     fn none() -> Capture {
         Capture {
             task: None,
+            cut: None,
             grace: Duration::ZERO,
         }
     }
@@ -897,31 +907,56 @@ impl Capture {
         }
     }
 
-    /// Wait for the copy to end, up to the grace; then it is cut off where it is.
+    /// Wait for the copy to end, up to the grace; then it is cut off where it is, once the
+    /// write under way (if any) is in the file.
     pub async fn finish(mut self) {
         self.wait(self.grace).await;
         if let Some(task) = self.task {
-            task.abort();
+            if let Some(cut) = self.cut.take() {
+                let _ = cut.send(());
+            }
+            let _ = task.await;
         }
     }
 }
 
-/// Copy a bot's stderr to its capture file, up to the cap; count what goes beyond.
-async fn capture(mut rx: pipe::Receiver, path: PathBuf, limits: IoLimits) {
+/// Copy a bot's stderr to its capture file, up to the cap; count what goes beyond. The file is
+/// made and written on the blocking pool (`tokio::fs`), not on the game's thread, and each write
+/// is waited for before the next read: what came before a cut-off (`Capture::finish`) is in the
+/// file. Ends without a word at `cut_off`, as a copy held open past its grace.
+async fn capture(
+    mut rx: pipe::Receiver,
+    path: PathBuf,
+    limits: IoLimits,
+    mut cut_off: tokio::sync::oneshot::Receiver<()>,
+) {
     // Made at the first byte: most bots say nothing, and a file per bot per game is a real
     // part of a short game's cost.
-    let mut file: Option<File> = None;
+    let mut file: Option<tokio::fs::File> = None;
     let mut failed = false;
     let mut kept = 0u64;
     let mut dropped = 0u64;
     let mut buf = vec![0u8; 8192];
+    let mut listening = true;
     loop {
-        let n = match rx.read(&mut buf).await {
+        let read = tokio::select! {
+            biased;
+            cut = &mut cut_off, if listening => match cut {
+                Ok(()) => return,
+                // The capture was let go without `finish`: copy on to the end.
+                Err(_) => {
+                    listening = false;
+                    continue;
+                }
+            },
+            read = rx.read(&mut buf) => read,
+        };
+        let n = match read {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
         if file.is_none() && !failed {
-            file = File::create(&path).ok();
+            file = tokio::fs::File::create(&path).await.ok();
             failed = file.is_none();
         }
         let room = limits.stderr_cap.saturating_sub(kept) as usize;
@@ -929,8 +964,9 @@ async fn capture(mut rx: pipe::Receiver, path: PathBuf, limits: IoLimits) {
         if keep > 0
             && let Some(f) = file.as_mut()
         {
-            // A full disk must not stop the game: stop keeping, keep draining.
-            if f.write_all(&buf[..keep]).is_err() {
+            // A full disk must not stop the game: stop keeping, keep draining. The flush waits
+            // for the write, and reports its error.
+            if f.write_all(&buf[..keep]).await.is_err() || f.flush().await.is_err() {
                 file = None;
                 failed = true;
             }
@@ -941,10 +977,10 @@ async fn capture(mut rx: pipe::Receiver, path: PathBuf, limits: IoLimits) {
     if let Some(f) = file.as_mut()
         && dropped > 0
     {
-        let _ = writeln!(
-            f,
-            "\n[arena: {dropped} more bytes of output dropped after the first {kept}]"
-        );
+        let note =
+            format!("\n[arena: {dropped} more bytes of output dropped after the first {kept}]\n");
+        let _ = f.write_all(note.as_bytes()).await;
+        let _ = f.flush().await;
     }
 }
 
@@ -1022,6 +1058,8 @@ impl SpectatorSink {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::File;
+    use std::io::Write;
 
     /// A capture of a pipe whose write end the test holds, as a bot (or its escaped child) would.
     fn capturing(path: &Path, grace: Duration) -> (OwnedFd, Capture) {
