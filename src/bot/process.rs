@@ -920,67 +920,128 @@ impl Capture {
     }
 }
 
+/// How long a bot's stderr may wait in memory before it goes to its file, and how much of it.
+const CAPTURE_DELAY: Duration = Duration::from_millis(20);
+const CAPTURE_BATCH: usize = 32 * 1024;
+
+/// A capture file, made and written on the blocking pool.
+struct CaptureFile {
+    path: PathBuf,
+    /// Made at the first byte: most bots say nothing, and a file per bot per game is a real
+    /// part of a short game's cost.
+    file: Option<std::fs::File>,
+    /// Could not be made or written (a full disk): what comes is drained, not kept.
+    failed: bool,
+    pending: Vec<u8>,
+}
+
+impl CaptureFile {
+    /// Write what is pending, making the file first if need be, and wait for it.
+    async fn write_out(&mut self) {
+        if self.failed {
+            self.pending.clear();
+            return;
+        }
+        let (path, file, pending) = (
+            self.path.clone(),
+            self.file.take(),
+            std::mem::take(&mut self.pending),
+        );
+        let written = tokio::task::spawn_blocking(move || {
+            use std::io::Write;
+            let file = match file {
+                Some(f) => Ok(f),
+                None => std::fs::File::create(&path),
+            };
+            // A full disk must not stop the game: stop keeping, keep draining.
+            let file = file.and_then(|mut f| f.write_all(&pending).map(|()| f));
+            (file.ok(), pending)
+        })
+        .await;
+        match written {
+            Ok((file, mut pending)) => {
+                self.failed = file.is_none();
+                self.file = file;
+                pending.clear();
+                self.pending = pending;
+            }
+            Err(_) => self.failed = true,
+        }
+    }
+}
+
 /// Copy a bot's stderr to its capture file, up to the cap; count what goes beyond. The file is
-/// made and written on the blocking pool (`tokio::fs`), not on the game's thread, and each write
-/// is waited for before the next read: what came before a cut-off (`Capture::finish`) is in the
-/// file. Ends without a word at `cut_off`, as a copy held open past its grace.
+/// made and written on the blocking pool, not on the game's thread: what the bot says is kept
+/// in memory for `CAPTURE_DELAY` (or up to `CAPTURE_BATCH`), then written in one go, so that a
+/// bot saying a line per move costs a trip to the pool per game rather than per line. Ends at
+/// `cut_off` (a copy held open past its grace) once what it read is in the file.
 async fn capture(
     mut rx: pipe::Receiver,
     path: PathBuf,
     limits: IoLimits,
     mut cut_off: tokio::sync::oneshot::Receiver<()>,
 ) {
-    // Made at the first byte: most bots say nothing, and a file per bot per game is a real
-    // part of a short game's cost.
-    let mut file: Option<tokio::fs::File> = None;
-    let mut failed = false;
+    let mut out = CaptureFile {
+        path,
+        file: None,
+        failed: false,
+        pending: Vec::new(),
+    };
     let mut kept = 0u64;
     let mut dropped = 0u64;
     let mut buf = vec![0u8; 8192];
     let mut listening = true;
+    // When what is pending must be written.
+    let mut due: Option<Instant> = None;
     loop {
         let read = tokio::select! {
             biased;
             cut = &mut cut_off, if listening => match cut {
-                Ok(()) => return,
+                Ok(()) => {
+                    if due.is_some() {
+                        out.write_out().await;
+                    }
+                    return;
+                }
                 // The capture was let go without `finish`: copy on to the end.
                 Err(_) => {
                     listening = false;
                     continue;
                 }
             },
+            _ = sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
+                due = None;
+                out.write_out().await;
+                continue;
+            }
             read = rx.read(&mut buf) => read,
         };
         let n = match read {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        if file.is_none() && !failed {
-            file = tokio::fs::File::create(&path).await.ok();
-            failed = file.is_none();
-        }
         let room = limits.stderr_cap.saturating_sub(kept) as usize;
         let keep = n.min(room);
-        if keep > 0
-            && let Some(f) = file.as_mut()
-        {
-            // A full disk must not stop the game: stop keeping, keep draining. The flush waits
-            // for the write, and reports its error.
-            if f.write_all(&buf[..keep]).await.is_err() || f.flush().await.is_err() {
-                file = None;
-                failed = true;
-            }
+        if !out.failed {
+            out.pending.extend_from_slice(&buf[..keep]);
         }
         kept += keep as u64;
         dropped += (n - keep) as u64;
+        if out.pending.len() >= CAPTURE_BATCH {
+            due = None;
+            out.write_out().await;
+        } else if due.is_none() && (keep > 0 || (out.file.is_none() && !out.failed)) {
+            due = Some(Instant::now() + CAPTURE_DELAY);
+        }
     }
-    if let Some(f) = file.as_mut()
-        && dropped > 0
-    {
-        let note =
-            format!("\n[arena: {dropped} more bytes of output dropped after the first {kept}]\n");
-        let _ = f.write_all(note.as_bytes()).await;
-        let _ = f.flush().await;
+    if dropped > 0 && !out.failed {
+        out.pending.extend_from_slice(
+            format!("\n[arena: {dropped} more bytes of output dropped after the first {kept}]\n")
+                .as_bytes(),
+        );
+    }
+    if due.is_some() || !out.pending.is_empty() {
+        out.write_out().await;
     }
 }
 
