@@ -847,10 +847,15 @@ async fn play_all(
                 if *stop.borrow() != 0 || halted.get().is_some() {
                     break;
                 }
-                // A statfs per game: next to starting two processes, nothing.
-                if let Some(why) = disk::too_full(&dir, spec.min_free_mb) {
-                    halted.set(Halt { why, full: true });
-                    break;
+                // A statfs per game: next to starting two processes, nothing. A disk that looks
+                // full is looked at again once the sweeps asked for are done: they remove what
+                // the last games' bots left in their directories.
+                if disk::too_full(&dir, spec.min_free_mb).is_some() {
+                    crate::bot::reaper::swept().await;
+                    if let Some(why) = disk::too_full(&dir, spec.min_free_mb) {
+                        halted.set(Halt { why, full: true });
+                        break;
+                    }
                 }
                 let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else {
                     break;
