@@ -1,8 +1,7 @@
 //! Bots as processes: spawning on either channel, line I/O under deadlines, capturing stderr, and
 //! making sure nothing a bot started outlives its game.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::fs::OpenOptions;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::fs::PermissionsExt;
@@ -186,8 +185,9 @@ impl Process {
         };
         if frozen {
             tree::freeze(root);
-            // What escaped the tree while the bot was running must not run on meanwhile.
-            reaper::sweep();
+            // What escaped the tree while the bot was running must not run on meanwhile: swept
+            // here and now, not left to the reaper's thread.
+            reaper::sweep_here();
         } else {
             tree::thaw(root);
         }
@@ -892,14 +892,23 @@ fn bot_pipe(arena: End) -> std::io::Result<(OwnedFd, OwnedFd)> {
 /// every process holding it is gone: usually as the bot exits, but the exit can be seen first.
 pub struct Capture {
     task: Option<JoinHandle<()>>,
+    /// Sent (or dropped) to cut the copy off between two writes.
+    cut: Option<tokio::sync::oneshot::Sender<()>>,
     /// How long a copy held open (by a process that escaped the bot's group) is waited for.
     grace: Duration,
 }
 
 impl Capture {
     fn start(rx: pipe::Receiver, path: &Path, limits: IoLimits) -> Capture {
+        let (cut, cut_off) = tokio::sync::oneshot::channel();
         Capture {
-            task: Some(tokio::spawn(capture(rx, path.to_path_buf(), limits))),
+            task: Some(tokio::spawn(capture(
+                rx,
+                path.to_path_buf(),
+                limits,
+                cut_off,
+            ))),
+            cut: Some(cut),
             grace: limits.grace,
         }
     }
@@ -907,6 +916,7 @@ impl Capture {
     fn none() -> Capture {
         Capture {
             task: None,
+            cut: None,
             grace: Duration::ZERO,
         }
     }
@@ -925,54 +935,141 @@ impl Capture {
         }
     }
 
-    /// Wait for the copy to end, up to the grace; then it is cut off where it is.
+    /// Wait for the copy to end, up to the grace; then it is cut off where it is, once the
+    /// write under way (if any) is in the file.
     pub async fn finish(mut self) {
         self.wait(self.grace).await;
         if let Some(task) = self.task {
-            task.abort();
+            if let Some(cut) = self.cut.take() {
+                let _ = cut.send(());
+            }
+            let _ = task.await;
         }
     }
 }
 
-/// Copy a bot's stderr to its capture file, up to the cap; count what goes beyond.
-async fn capture(mut rx: pipe::Receiver, path: PathBuf, limits: IoLimits) {
-    // Made at the first byte: most bots say nothing, and a file per bot per game is a real
-    // part of a short game's cost.
-    let mut file: Option<File> = None;
-    let mut failed = false;
+/// How long a bot's stderr may wait in memory before it goes to its file, and how much of it.
+const CAPTURE_DELAY: Duration = Duration::from_millis(20);
+const CAPTURE_BATCH: usize = 32 * 1024;
+
+/// A capture file, made and written on the blocking pool.
+struct CaptureFile {
+    path: PathBuf,
+    /// Made at the first byte: most bots say nothing, and a file per bot per game is a real
+    /// part of a short game's cost.
+    file: Option<std::fs::File>,
+    /// Could not be made or written (a full disk): what comes is drained, not kept.
+    failed: bool,
+    pending: Vec<u8>,
+}
+
+impl CaptureFile {
+    /// Write what is pending, making the file first if need be, and wait for it.
+    async fn write_out(&mut self) {
+        if self.failed {
+            self.pending.clear();
+            return;
+        }
+        let (path, file, pending) = (
+            self.path.clone(),
+            self.file.take(),
+            std::mem::take(&mut self.pending),
+        );
+        let written = tokio::task::spawn_blocking(move || {
+            use std::io::Write;
+            let file = match file {
+                Some(f) => Ok(f),
+                None => std::fs::File::create(&path),
+            };
+            // A full disk must not stop the game: stop keeping, keep draining.
+            let file = file.and_then(|mut f| f.write_all(&pending).map(|()| f));
+            (file.ok(), pending)
+        })
+        .await;
+        match written {
+            Ok((file, mut pending)) => {
+                self.failed = file.is_none();
+                self.file = file;
+                pending.clear();
+                self.pending = pending;
+            }
+            Err(_) => self.failed = true,
+        }
+    }
+}
+
+/// Copy a bot's stderr to its capture file, up to the cap; count what goes beyond. The file is
+/// made and written on the blocking pool, not on the game's thread: what the bot says is kept
+/// in memory for `CAPTURE_DELAY` (or up to `CAPTURE_BATCH`), then written in one go, so that a
+/// bot saying a line per move costs a trip to the pool per game rather than per line. Ends at
+/// `cut_off` (a copy held open past its grace) once what it read is in the file.
+async fn capture(
+    mut rx: pipe::Receiver,
+    path: PathBuf,
+    limits: IoLimits,
+    mut cut_off: tokio::sync::oneshot::Receiver<()>,
+) {
+    let mut out = CaptureFile {
+        path,
+        file: None,
+        failed: false,
+        pending: Vec::new(),
+    };
     let mut kept = 0u64;
     let mut dropped = 0u64;
     let mut buf = vec![0u8; 8192];
+    let mut listening = true;
+    // When what is pending must be written.
+    let mut due: Option<Instant> = None;
     loop {
-        let n = match rx.read(&mut buf).await {
+        let read = tokio::select! {
+            biased;
+            cut = &mut cut_off, if listening => match cut {
+                Ok(()) => {
+                    if due.is_some() {
+                        out.write_out().await;
+                    }
+                    return;
+                }
+                // The capture was let go without `finish`: copy on to the end.
+                Err(_) => {
+                    listening = false;
+                    continue;
+                }
+            },
+            _ = sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
+                due = None;
+                out.write_out().await;
+                continue;
+            }
+            read = rx.read(&mut buf) => read,
+        };
+        let n = match read {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        if file.is_none() && !failed {
-            file = File::create(&path).ok();
-            failed = file.is_none();
-        }
         let room = limits.stderr_cap.saturating_sub(kept) as usize;
         let keep = n.min(room);
-        if keep > 0
-            && let Some(f) = file.as_mut()
-        {
-            // A full disk must not stop the game: stop keeping, keep draining.
-            if f.write_all(&buf[..keep]).is_err() {
-                file = None;
-                failed = true;
-            }
+        if !out.failed {
+            out.pending.extend_from_slice(&buf[..keep]);
         }
         kept += keep as u64;
         dropped += (n - keep) as u64;
+        if out.pending.len() >= CAPTURE_BATCH {
+            due = None;
+            out.write_out().await;
+        } else if due.is_none() && (keep > 0 || (out.file.is_none() && !out.failed)) {
+            due = Some(Instant::now() + CAPTURE_DELAY);
+        }
     }
-    if let Some(f) = file.as_mut()
-        && dropped > 0
-    {
-        let _ = writeln!(
-            f,
-            "\n[arena: {dropped} more bytes of output dropped after the first {kept}]"
+    if dropped > 0 && !out.failed {
+        out.pending.extend_from_slice(
+            format!("\n[arena: {dropped} more bytes of output dropped after the first {kept}]\n")
+                .as_bytes(),
         );
+    }
+    if due.is_some() || !out.pending.is_empty() {
+        out.write_out().await;
     }
 }
 
@@ -1050,6 +1147,8 @@ impl SpectatorSink {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::File;
+    use std::io::Write;
 
     /// A capture of a pipe whose write end the test holds, as a bot (or its escaped child) would.
     fn capturing(path: &Path, grace: Duration) -> (OwnedFd, Capture) {

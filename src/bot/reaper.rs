@@ -1,11 +1,15 @@
 //! Descendants that escape a bot's process group (`setsid`, double forks) must not outlive their
 //! game. arena makes itself a child subreaper, so such orphans are re-parented to arena instead of
 //! init; after each game, `sweep` kills and reaps every child of arena that is not a live bot.
+//!
+//! A sweep reads /proc, waits for the orphans it kills and removes what they left in the bots'
+//! directories: blocking work, done on a thread of its own (`arena-reaper`) so that the games'
+//! threads go on playing. Asking for a sweep returns at once; arena does not exit, and a
+//! tournament does not report, before every sweep asked for is done (`wait_swept`, `swept`).
 
 use std::collections::BTreeSet;
 use std::io::Read;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock, TryLockError};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, TryLockError};
 
 use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{WaitPidFlag, waitpid};
@@ -16,17 +20,41 @@ static OWNED: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
 /// Held by a sweep, and by a spawn whose child a sweep could list before its pid is owned (from
 /// the fork until the pid is in `OWNED`): a sweep never mistakes a bot being born for an orphan.
+/// Only the reaper's thread waits for it (a spawn holds it until its child has exec'd): a game
+/// thread waiting that long left its core idle, 83 ms in a run of a thousand short games.
 static SWEEP: Mutex<()> = Mutex::new(());
 
-/// A sweep was asked for and has not run yet. A sweep never waits for the lock: a spawn holds it
-/// until its child has exec'd, and a game thread waiting that long left its core idle (83 ms in
-/// a run of a thousand short games). Whoever holds the lock sweeps when it lets go.
-static SWEEP_DUE: AtomicBool = AtomicBool::new(false);
+/// How many sweeps were asked for, and how many of them are done (a sweep serves every request
+/// made before it started).
+struct Sweeps {
+    asked: u64,
+    done: u64,
+}
 
-/// Become the reaper of our descendants' orphans. Call once, before starting bots.
+static SWEEPS: Mutex<Sweeps> = Mutex::new(Sweeps { asked: 0, done: 0 });
+/// Told when a sweep is asked for (the reaper's thread waits on it).
+static ASKED: Condvar = Condvar::new();
+/// Told when a sweep is done (whoever waits for the sweeps waits on it).
+static DONE: Condvar = Condvar::new();
+
+fn sweeps() -> MutexGuard<'static, Sweeps> {
+    SWEEPS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Become the reaper of our descendants' orphans. Call once, before starting bots. From then
+/// on, arena's exit waits for the sweeps asked for.
 pub fn become_subreaper() {
     // Without it (not Linux, or refused) escaped processes go to init, as before.
     let _ = nix::sys::prctl::set_child_subreaper(true);
+    static AT_EXIT: OnceLock<()> = OnceLock::new();
+    AT_EXIT.get_or_init(|| {
+        extern "C" fn at_exit() {
+            wait_swept();
+        }
+        // SAFETY: registers a function that takes no argument and does not unwind (it only
+        // locks, waits and reads counters).
+        unsafe { nix::libc::atexit(at_exit) };
+    });
 }
 
 /// Run `spawn` (which starts a process and returns its pid) so that no sweep sees the process
@@ -43,6 +71,7 @@ fn spawn_seen<T>(
     seen: bool,
     spawn: impl FnOnce() -> std::io::Result<(T, Option<u32>)>,
 ) -> std::io::Result<T> {
+    // A sweep under way finishes first; one asked for meanwhile waits, on the reaper's thread.
     let sweep = seen.then(|| SWEEP.lock().unwrap_or_else(|e| e.into_inner()));
     let spawned = spawn();
     if let Ok((_, Some(pid))) = &spawned {
@@ -51,13 +80,7 @@ fn spawn_seen<T>(
             .unwrap_or_else(|e| e.into_inner())
             .insert(*pid as i32);
     }
-    if sweep.is_some() {
-        drop(sweep);
-        // A sweep asked for while this spawn held the lock was left to it.
-        if SWEEP_DUE.load(Ordering::SeqCst) {
-            self::sweep();
-        }
-    }
+    drop(sweep);
     spawned.map(|(value, _)| value)
 }
 
@@ -123,33 +146,108 @@ fn scan_children() -> Vec<i32> {
         .collect()
 }
 
-/// Kill and reap every orphan of a bot given to arena (what `children` lists that arena does
-/// not own), now, or as soon as the spawn under way has its child owned. Returns how many this
-/// call found.
-pub fn sweep() -> usize {
-    SWEEP_DUE.store(true, Ordering::SeqCst);
-    let mut found = 0;
-    // Until no request is left that nobody will serve: one that came while this call held the
-    // lock was left to it, and is seen here after it lets go.
-    while SWEEP_DUE.load(Ordering::SeqCst) {
-        let guard = match SWEEP.try_lock() {
-            Ok(g) => g,
-            Err(TryLockError::Poisoned(e)) => e.into_inner(),
-            // The holder sweeps when it lets go.
-            Err(TryLockError::WouldBlock) => break,
-        };
-        if SWEEP_DUE.swap(false, Ordering::SeqCst) {
-            found += sweep_locked();
-        }
-        drop(guard);
+/// Ask for every orphan of a bot given to arena (what `children` lists that arena does not own)
+/// to be killed and reaped, and for the bots' directories given back to be recycled. Returns at
+/// once: the reaper's thread sweeps as soon as the spawn under way (if any) has its child owned.
+pub fn sweep() {
+    sweeps().asked += 1;
+    if reaper_running() {
+        ASKED.notify_one();
+    } else {
+        // No thread could be started for it: sweep here, as arena always did.
+        let mut sweeps = sweeps();
+        let asked = sweeps.asked;
+        drop(sweeps);
+        sweep_now();
+        sweeps = self::sweeps();
+        sweeps.done = sweeps.done.max(asked);
+        DONE.notify_all();
     }
+}
+
+/// Sweep on the calling thread, now, unless a spawn holds the lock (then the reaper's thread
+/// sweeps once it lets go): for when an orphan must not run on a moment longer, as when a bot
+/// is frozen while its opponent thinks. Cheap when there is no orphan: one read of /proc.
+pub fn sweep_here() {
+    match SWEEP.try_lock() {
+        // The orphans only: the bots' directories are left to the reaper's thread.
+        Ok(_guard) => {
+            kill_orphans();
+        }
+        Err(TryLockError::Poisoned(e)) => {
+            let _guard = e.into_inner();
+            kill_orphans();
+        }
+        Err(TryLockError::WouldBlock) => sweep(),
+    }
+}
+
+/// Wait until every sweep asked for before this call is done.
+pub fn wait_swept() {
+    let mut sweeps = sweeps();
+    let asked = sweeps.asked;
+    while sweeps.done < asked {
+        sweeps = DONE.wait(sweeps).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+/// The same, for a task: waits on the blocking pool.
+pub async fn swept() {
+    let pending = {
+        let sweeps = sweeps();
+        sweeps.done < sweeps.asked
+    };
+    if pending {
+        let _ = tokio::task::spawn_blocking(wait_swept).await;
+    }
+}
+
+/// Start the reaper's thread, once; whether it runs.
+fn reaper_running() -> bool {
+    static RUNNING: OnceLock<bool> = OnceLock::new();
+    *RUNNING.get_or_init(|| {
+        std::thread::Builder::new()
+            .name("arena-reaper".into())
+            .spawn(reaper)
+            .is_ok()
+    })
+}
+
+/// The reaper's thread: one sweep at a time, each for every request made before it started.
+fn reaper() {
+    let mut sweeps = sweeps();
+    loop {
+        while sweeps.done == sweeps.asked {
+            sweeps = ASKED.wait(sweeps).unwrap_or_else(|e| e.into_inner());
+        }
+        let asked = sweeps.asked;
+        drop(sweeps);
+        sweep_now();
+        sweeps = self::sweeps();
+        sweeps.done = asked;
+        DONE.notify_all();
+    }
+}
+
+/// Sweep on the calling thread, once no spawn holds the lock. Returns how many orphans it found.
+fn sweep_now() -> usize {
+    let _guard = SWEEP.lock().unwrap_or_else(|e| e.into_inner());
+    sweep_locked()
+}
+
+/// A whole sweep, with the lock held: the orphans, then the bots' directories given back.
+fn sweep_locked() -> usize {
+    let found = kill_orphans();
+    // No finished bot's descendant is left to write in the directories bots gave back.
+    super::workdir::recycle();
     found
 }
 
-/// Sweeps until one finds no orphan: an orphan killed may leave children of its own, given to
-/// arena in turn (a chain of `setsid`s, a process that forks again as it is killed). Each orphan
-/// and everything below it is stopped before it is killed, so none can fork meanwhile.
-fn sweep_locked() -> usize {
+/// The orphans' part of a sweep, with the lock held. Sweeps until one finds no orphan: an
+/// orphan killed may leave children of its own, given to arena in turn (a chain of `setsid`s, a
+/// process that forks again as it is killed). Each orphan and everything below it is stopped
+/// before it is killed, so none can fork meanwhile.
+fn kill_orphans() -> usize {
     let mut found = 0;
     loop {
         let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
@@ -174,8 +272,6 @@ fn sweep_locked() -> usize {
         }
         found += orphans.len();
     }
-    // No finished bot's descendant is left to write in the directories bots gave back.
-    super::workdir::recycle();
     found
 }
 
@@ -224,21 +320,37 @@ mod tests {
     }
 
     #[test]
-    fn a_sweep_asked_for_during_a_spawn_does_not_wait_and_is_done_by_the_spawn() {
+    fn a_sweep_asked_for_during_a_spawn_does_not_wait_and_is_done_when_the_spawn_lets_go() {
         let _turn = ORPHANS.lock().unwrap_or_else(|e| e.into_inner());
         let pid = orphan();
         spawn_seen(true, || {
             let (tx, rx) = std::sync::mpsc::channel();
-            std::thread::spawn(move || tx.send(sweep()).unwrap());
-            let found = rx
-                .recv_timeout(std::time::Duration::from_secs(10))
+            std::thread::spawn(move || {
+                sweep();
+                tx.send(()).unwrap();
+            });
+            rx.recv_timeout(std::time::Duration::from_secs(10))
                 .expect("the sweep returns while the spawn holds the lock");
-            assert_eq!(found, 0, "nothing is swept during the spawn");
-            assert!(children().contains(&pid), "the orphan is still there");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            assert!(
+                children().contains(&pid),
+                "nothing is swept during the spawn"
+            );
             Ok(((), None))
         })
         .unwrap();
+        wait_swept();
         assert!(!children().contains(&pid), "swept when the spawn let go");
+    }
+
+    #[test]
+    fn a_sweep_is_done_on_the_reapers_thread_and_waited_for() {
+        let _turn = ORPHANS.lock().unwrap_or_else(|e| e.into_inner());
+        let pid = orphan();
+        sweep();
+        wait_swept();
+        assert!(!children().contains(&pid), "swept");
+        assert_eq!(sweep_now(), 0, "nothing left");
     }
 
     #[test]

@@ -109,7 +109,9 @@ struct Job {
 struct Results {
     dir: PathBuf,
     games: std::sync::Arc<File>,
-    rows: Vec<GameRow>,
+    /// Shared with the tables being rewritten on the blocking pool (copied only if a game is
+    /// added meanwhile).
+    rows: std::sync::Arc<Vec<GameRow>>,
     names: Vec<String>,
     spec: Spec,
     last_tables: Instant,
@@ -142,7 +144,7 @@ impl Results {
             games: std::sync::Arc::new(games),
             names: report::bot_names(&order, &rows),
             points: tally(BTreeMap::new(), &rows),
-            rows,
+            rows: std::sync::Arc::new(rows),
             spec: spec.clone(),
             last_tables: Instant::now(),
         })
@@ -161,7 +163,8 @@ impl Results {
         let context = format!("appending to {}", self.dir.join("games.csv").display());
         let bytes: Vec<u8> = rows.iter().flat_map(report::csv_line).collect();
         self.points = tally(std::mem::take(&mut self.points), &rows);
-        self.rows.extend(rows);
+        std::sync::Arc::make_mut(&mut self.rows).extend(rows);
+        // Computed there too: the ratings' fits would hold up the games on this thread.
         let tables = (self.last_tables.elapsed() > Duration::from_secs(2)).then(|| {
             self.last_tables = Instant::now();
             self.tables()
@@ -172,7 +175,7 @@ impl Results {
                 .and_then(|()| disk::append_synced(&file, &bytes).map_err(Error::io(context)));
             match recorded {
                 Err(e) => Appended::Unrecorded(e),
-                Ok(()) => match tables.map_or(Ok(()), |t| write_all_atomic(&t)) {
+                Ok(()) => match tables.map_or(Ok(()), |t| write_all_atomic(&t.files())) {
                     Ok(()) => Appended::Done,
                     Err(e) => Appended::TablesFailed(e),
                 },
@@ -182,7 +185,7 @@ impl Results {
 
     /// Take back the last rows given to `append`, which could not be written: they do not count.
     fn forget(&mut self, keep: usize) {
-        self.rows.truncate(keep);
+        std::sync::Arc::make_mut(&mut self.rows).truncate(keep);
         self.points = tally(BTreeMap::new(), &self.rows);
     }
 
@@ -192,33 +195,25 @@ impl Results {
 
     fn write_tables(&mut self) -> Result<()> {
         self.last_tables = Instant::now();
-        write_all_atomic(&self.tables())
+        write_all_atomic(&self.tables().files())
     }
 
-    /// The tables' files and contents: standings, crosstable, and grades for a gauntlet.
-    fn tables(&self) -> Vec<(PathBuf, Vec<u8>)> {
-        let table = self.standings();
-        let mut files = vec![
-            (
-                self.dir.join("standings.csv"),
-                report::standings_csv(&table),
-            ),
-            (
-                self.dir.join("crosstable.csv"),
-                report::crosstable_csv(&self.names, &self.rows),
-            ),
-        ];
-        if self.spec.format == Format::Gauntlet {
+    /// What the tables are made from, as they stand: cheap to take, and to send to another
+    /// thread.
+    fn tables(&self) -> Tables {
+        let gauntlet = (self.spec.format == Format::Gauntlet).then(|| {
             let (refs, students): (Vec<_>, Vec<_>) = self.spec.bots.iter().partition(|b| b.seed);
             let names = |v: Vec<&crate::spec::Entrant>| {
                 v.into_iter().map(|b| b.name.clone()).collect::<Vec<_>>()
             };
-            files.push((
-                self.dir.join("grades.csv"),
-                report::grades_csv(&names(students), &names(refs), &self.rows),
-            ));
+            (names(students), names(refs))
+        });
+        Tables {
+            dir: self.dir.clone(),
+            names: self.names.clone(),
+            rows: self.rows.clone(),
+            gauntlet,
         }
-        files
     }
 
     /// `report.html`: written when a run ends (it replays every game, so not after each one).
@@ -241,6 +236,39 @@ impl Results {
             .iter()
             .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
             .map(|(n, p)| (n.clone(), *p))
+    }
+}
+
+/// The tables of a run at one moment.
+struct Tables {
+    dir: PathBuf,
+    names: Vec<String>,
+    rows: std::sync::Arc<Vec<GameRow>>,
+    /// A gauntlet's students and references, for its grades.
+    gauntlet: Option<(Vec<String>, Vec<String>)>,
+}
+
+impl Tables {
+    /// The files and their contents: standings, crosstable, and grades for a gauntlet.
+    fn files(&self) -> Vec<(PathBuf, Vec<u8>)> {
+        let table = report::standings(&self.names, &self.rows);
+        let mut files = vec![
+            (
+                self.dir.join("standings.csv"),
+                report::standings_csv(&table),
+            ),
+            (
+                self.dir.join("crosstable.csv"),
+                report::crosstable_csv(&self.names, &self.rows),
+            ),
+        ];
+        if let Some((students, refs)) = &self.gauntlet {
+            files.push((
+                self.dir.join("grades.csv"),
+                report::grades_csv(students, refs, &self.rows),
+            ));
+        }
+        files
     }
 }
 
@@ -521,6 +549,9 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         progress.finish();
         outcome
     };
+    // What the last games' bots left behind is gone before the run reports: the sweeps run on
+    // the reaper's thread.
+    crate::bot::reaper::swept().await;
     // A full disk may refuse the tables too: what is recorded stays so, and the run still ends
     // with the reason it stopped.
     let written = results.write_tables().and_then(|()| results.write_report());
@@ -816,10 +847,15 @@ async fn play_all(
                 if *stop.borrow() != 0 || halted.get().is_some() {
                     break;
                 }
-                // A statfs per game: next to starting two processes, nothing.
-                if let Some(why) = disk::too_full(&dir, spec.min_free_mb) {
-                    halted.set(Halt { why, full: true });
-                    break;
+                // A statfs per game: next to starting two processes, nothing. A disk that looks
+                // full is looked at again once the sweeps asked for are done: they remove what
+                // the last games' bots left in their directories.
+                if disk::too_full(&dir, spec.min_free_mb).is_some() {
+                    crate::bot::reaper::swept().await;
+                    if let Some(why) = disk::too_full(&dir, spec.min_free_mb) {
+                        halted.set(Halt { why, full: true });
+                        break;
+                    }
                 }
                 let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else {
                     break;
@@ -886,7 +922,8 @@ async fn play_all(
                 };
                 let played = match played {
                     Some(Ok(played)) => played,
-                    // Abandoned: nothing of it was recorded. What its bots left goes too.
+                    // Abandoned: nothing of it was recorded. What its bots left goes too (on
+                    // the reaper's thread).
                     None => {
                         crate::bot::reaper::sweep();
                         continue;

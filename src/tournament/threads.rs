@@ -1,5 +1,6 @@
-//! Where a tournament's games run: on the thread that runs the tournament, and on one more
-//! single-threaded runtime per extra core. Each game runs from start to end on one thread.
+//! Where a tournament's games run: tokio-util's `LocalPoolHandle`, one single-threaded runtime
+//! per core, the least busy taking the next game. Each game runs from start to end on one
+//! thread.
 //!
 //! A game that stays on its thread wakes no other thread when a line arrives, as a work-stealing
 //! runtime does at every line. More than one thread is needed all the same: built-in bots think
@@ -7,69 +8,42 @@
 //! (vfork), which with one thread held up every other game meanwhile.
 
 use std::future::Future;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
-use tokio::runtime::Handle;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use tokio::task::{AbortHandle, JoinHandle};
+use tokio_util::task::LocalPoolHandle;
 
-/// The runtimes games are spread over, the least busy first, and how many games run at once.
+/// The runtimes games are spread over, and how many games run at once.
 pub struct GameThreads {
-    lanes: Vec<Lane>,
+    pool: LocalPoolHandle,
     jobs: usize,
+    /// The games spawned and not over, to abort when the threads go.
+    games: Mutex<Vec<AbortHandle>>,
+    /// How many games (or workers) are not yet over or dropped.
+    live: Arc<(Mutex<usize>, Condvar)>,
 }
 
-struct Lane {
-    handle: Handle,
-    running: Arc<AtomicUsize>,
-    /// Dropped to end the thread (its runtime drops the games it still holds).
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
+/// Counts a game as live until it is over or dropped.
+struct Live(Arc<(Mutex<usize>, Condvar)>);
 
-/// Counts a game as running on its lane until the game is over or dropped.
-struct Running(Arc<AtomicUsize>);
-
-impl Drop for Running {
+impl Drop for Live {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        let (count, changed) = &*self.0;
+        *count.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        changed.notify_all();
     }
 }
 
 impl GameThreads {
-    /// For `jobs` games at once: the current runtime (which must be single-threaded), and one
-    /// more thread per game up to `threads` in all.
+    /// For `jobs` games at once, on up to `threads` threads.
     pub fn new(jobs: usize, threads: usize) -> std::io::Result<GameThreads> {
-        let mut lanes = vec![Lane {
-            handle: Handle::current(),
-            running: Arc::default(),
-            stop: None,
-            thread: None,
-        }];
-        for i in 1..jobs.min(threads) {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()?;
-            let (stop, stopped) = oneshot::channel::<()>();
-            let handle = rt.handle().clone();
-            let thread = std::thread::Builder::new()
-                .name(format!("arena-games-{i}"))
-                .spawn(move || {
-                    rt.block_on(async {
-                        let _ = stopped.await;
-                    });
-                    // A person's seat can block a thread on the terminal: do not wait for it.
-                    rt.shutdown_timeout(std::time::Duration::from_millis(50));
-                })?;
-            lanes.push(Lane {
-                handle,
-                running: Arc::default(),
-                stop: Some(stop),
-                thread: Some(thread),
-            });
-        }
-        Ok(GameThreads { lanes, jobs })
+        Ok(GameThreads {
+            pool: LocalPoolHandle::new(jobs.min(threads).max(1)),
+            jobs,
+            games: Mutex::default(),
+            live: Arc::default(),
+        })
     }
 
     /// How many games run at once.
@@ -84,44 +58,55 @@ impl GameThreads {
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
-        let lane = self
-            .lanes
-            .iter()
-            .min_by_key(|l| l.running.load(Ordering::Relaxed))
-            .expect("at least one lane");
-        lane.running.fetch_add(1, Ordering::Relaxed);
-        let running = Running(lane.running.clone());
-        lane.handle.spawn(async move {
-            let _running = running;
+        *self.live.0.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        let live = Live(self.live.clone());
+        let handle = self.pool.spawn_pinned(move || async move {
+            let _live = live;
             game.await
-        })
+        });
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        games.retain(|g| !g.is_finished());
+        games.push(handle.abort_handle());
+        handle
     }
 }
 
 impl Drop for GameThreads {
+    /// Abort the games still running, and wait until they are dropped on their threads (their
+    /// bots killed). The pool's threads themselves are not joined: a person's seat can block one
+    /// on the terminal.
     fn drop(&mut self) {
-        for lane in &mut self.lanes {
-            drop(lane.stop.take());
+        for game in self
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain(..)
+        {
+            game.abort();
         }
-        for lane in &mut self.lanes {
-            if let Some(t) = lane.thread.take() {
-                let _ = t.join();
-            }
-        }
+        let (count, changed) = &*self.live;
+        let live = count.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = changed.wait_timeout_while(live, Duration::from_secs(10), |n| *n > 0);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::sync::oneshot;
+
+    /// Run `test` on a single-threaded runtime, as a tournament runs.
+    fn on_a_runtime(test: impl Future<Output = ()>) {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(test);
+    }
 
     #[test]
     fn games_spread_over_the_threads_and_each_stays_on_one() {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
+        on_a_runtime(async {
             let threads = GameThreads::new(6, 3).unwrap();
             let handles: Vec<_> = (0..6)
                 .map(|_| {
@@ -144,11 +129,7 @@ mod tests {
 
     #[test]
     fn an_aborted_game_is_dropped_on_its_thread() {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
+        on_a_runtime(async {
             let threads = GameThreads::new(2, 2).unwrap();
             let (tx, rx) = oneshot::channel::<()>();
             // Both threads get a game; the second one holds `tx` until dropped.
@@ -161,6 +142,26 @@ mod tests {
             assert!(rx.await.is_err(), "the game was dropped, and `tx` with it");
             assert!(second.await.unwrap_err().is_cancelled());
             first.abort();
+        });
+    }
+
+    #[test]
+    fn the_games_still_running_are_dropped_before_the_threads_are() {
+        on_a_runtime(async {
+            let threads = GameThreads::new(2, 2).unwrap();
+            let (tx, mut rx) = oneshot::channel::<()>();
+            let (started_tx, started) = oneshot::channel::<()>();
+            let _game = threads.spawn(async move {
+                let _tx = tx;
+                let _ = started_tx.send(());
+                std::future::pending::<()>().await
+            });
+            started.await.unwrap();
+            drop(threads);
+            assert!(
+                rx.try_recv()
+                    .is_err_and(|e| e == oneshot::error::TryRecvError::Closed)
+            );
         });
     }
 }
