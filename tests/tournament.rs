@@ -639,13 +639,23 @@ fn hand_edited_records_are_refused_with_their_line_or_read_whole() {
     let cases = [
         (
             with_scores("0.25,0.75"),
-            ":3: score0 is 0.25; a game scores 1-0, 0.5-0.5 or 0-1",
+            ":3: score0 is 0.25; a game scores 1-0, 0.5-0.5 or 0-1".to_string(),
         ),
-        (with_scores("2,-1"), ":3: score0 is 2; a game scores"),
-        (with_scores("NaN,0"), ":3: score0 is NaN; a game scores"),
+        (
+            with_scores("2,-1"),
+            ":3: score0 is 2; a game scores".to_string(),
+        ),
+        (
+            with_scores("NaN,0"),
+            ":3: score0 is NaN; a game scores".to_string(),
+        ),
+        // Rows are in the order games finished: line 2 holds whichever game did first.
         (
             format!("{good}{}\n", lines[1]),
-            ":5: game 1 is already on line 2: a game is recorded once",
+            format!(
+                ":5: game {} is already on line 2: a game is recorded once",
+                lines[1].split(',').next().unwrap()
+            ),
         ),
     ];
     for (text, expected) in cases {
