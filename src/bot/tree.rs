@@ -4,9 +4,10 @@
 //! all. A descendant that leaves the tree (its parent died) is re-parented to arena, the child
 //! subreaper, where the orphan sweep (`reaper`) kills it.
 //!
-//! Freezing is SIGSTOP to each process, repeated until a pass finds no process left running: a
-//! stopped process cannot fork (a fork under way when the signal comes is undone), so each pass
-//! can only find the children made before the last one, and the walk ends.
+//! Freezing is SIGSTOP to each process, repeated until a pass finds no process left running. A
+//! process only stops once a fork it is in has returned, so each pass waits until the processes
+//! it signalled are seen stopped before the next one reads their children: then the next pass
+//! finds every child they made, and a pass that finds none ends the walk.
 
 use std::collections::BTreeSet;
 
@@ -106,12 +107,35 @@ pub fn freeze(root: Root) -> usize {
         if fresh.is_empty() {
             break;
         }
-        for pid in fresh {
+        for &pid in &fresh {
             let _ = kill(pid, Signal::SIGSTOP);
             stopped.insert(pid);
         }
+        wait_stopped(&fresh);
     }
     stopped.len()
+}
+
+/// How long a pass waits for the processes it signalled to stop: a process in an uninterruptible
+/// wait stops only when that ends, and must not hold the game up.
+const STOP_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Wait (up to `STOP_WAIT`) until each of `pids` is stopped, or gone.
+fn wait_stopped(pids: &[Pid]) {
+    let deadline = std::time::Instant::now() + STOP_WAIT;
+    for &pid in pids {
+        while !matches!(state(pid.as_raw()), None | Some('T' | 't' | 'Z' | 'X'))
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(std::time::Duration::from_micros(50));
+        }
+    }
+}
+
+/// A process's state letter from /proc (`R`, `S`, `T` for stopped, `Z`...); `None` once gone.
+fn state(pid: i32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?.1.trim_start().chars().next()
 }
 
 /// Let every process of the tree run again.
@@ -174,11 +198,6 @@ mod tests {
         child.kill().unwrap();
         child.wait().unwrap();
         assert!(members(root).is_empty(), "gone once reaped");
-    }
-
-    fn state(pid: i32) -> Option<char> {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        stat.rsplit_once(')')?.1.trim().chars().next()
     }
 
     #[test]
