@@ -166,7 +166,7 @@ fn a_pipe_bot_in_a_duel_on_a_terminal_keeps_it_as_coco_leaves_it() {
     let driver = dir.path().join("on_a_terminal.py");
     std::fs::write(&driver, ON_A_TERMINAL).unwrap();
     let human = bot("human_pipe.py", "");
-    let duel = |on_terminal: bool, out: &str| {
+    let duel_with = |on_terminal: bool, human: &str, extra: &[&str], out: &str| {
         let mut cmd = if on_terminal {
             let mut c = std::process::Command::new("python3");
             c.arg(&driver).arg(env!("CARGO_BIN_EXE_arena"));
@@ -174,7 +174,8 @@ fn a_pipe_bot_in_a_duel_on_a_terminal_keeps_it_as_coco_leaves_it() {
         } else {
             std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
         };
-        cmd.args(["duel", &human, "builtin:random", "-g", "roshambo"])
+        cmd.args(["duel", human, "builtin:random", "-g", "roshambo"])
+            .args(extra)
             .args([
                 "-a",
                 "rounds=3",
@@ -188,6 +189,7 @@ fn a_pipe_bot_in_a_duel_on_a_terminal_keeps_it_as_coco_leaves_it() {
             .output()
             .unwrap()
     };
+    let duel = |on_terminal: bool, out: &str| duel_with(on_terminal, &human, &[], out);
 
     let seen = duel(true, "terminal");
     let shown = String::from_utf8_lossy(&seen.stdout);
@@ -208,6 +210,22 @@ fn a_pipe_bot_in_a_duel_on_a_terminal_keeps_it_as_coco_leaves_it() {
     let alone = duel(false, "alone");
     assert!(alone.status.success(), "{alone:?}");
     let record = &json_records(&alone.stdout)[0];
+    assert_eq!(record["winner"], 1, "{record}");
+    assert_eq!(record["faulted"], 0, "{record}");
+
+    // A sandboxed bot never reaches the user's terminal, even in a duel run on one: it could
+    // write on it or (as root) push input into it.
+    let readable = readable_tempdir();
+    let boxed = readable_bot(readable.path(), "human_pipe.py", "");
+    let seen = duel_with(true, &boxed, &["--sandbox"], "sandboxed");
+    let shown = String::from_utf8_lossy(&seen.stdout);
+    assert!(seen.status.success(), "{seen:?}\n{shown}");
+    assert!(!shown.contains("your move?"), "{shown}");
+    let record = shown
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .expect("the duel's record");
+    let record: serde_json::Value = serde_json::from_str(record).unwrap();
     assert_eq!(record["winner"], 1, "{record}");
     assert_eq!(record["faulted"], 0, "{record}");
 }

@@ -190,7 +190,7 @@ impl Game for Loa {
         }
         self.last = Some(mv);
         match self.pos.outcome() {
-            Some(o) => out.spectators(Self::result_line(winner(&o), o.reason().as_str())),
+            Some(o) => out.spectators(Self::result_line(o.winner(), o.reason().as_str())),
             None => self.prompt(out),
         }
         Ok(Step::Done)
@@ -225,7 +225,7 @@ impl Game for Loa {
         let mut notes = vec![match self.pos.outcome() {
             _ if self.failed => "game over: a player failed".to_string(),
             None => format!("{} to move", side(self.pos.to_move())),
-            Some(o) => match winner(&o) {
+            Some(o) => match o.winner() {
                 Some(w) => format!("{} wins", side(w)),
                 None => format!("drawn ({})", o.reason().as_str()),
             },
@@ -259,10 +259,6 @@ impl Game for Loa {
             notes,
         }
     }
-}
-
-fn winner(o: &Outcome) -> Option<Seat> {
-    o.winner()
 }
 
 #[cfg(test)]
