@@ -31,6 +31,45 @@ fn games_lists_and_describes() {
         .stdout(predicate::str::contains("| `pace` | 0 | 0 to 30 |"));
 }
 
+/// Every game of the registry is listed, described with its parameters and built-in bots, and
+/// plays a game between its built-in bots whose log replays to the same result.
+#[test]
+fn every_game_is_described_and_its_logs_replay() {
+    let listing = arena().arg("games").assert().success();
+    let listing = String::from_utf8_lossy(&listing.get_output().stdout).to_string();
+    for info in arena::games::ALL {
+        assert!(listing.contains(info.name), "{} not listed", info.name);
+        let described = arena().args(["games", info.name]).assert().success();
+        let text = String::from_utf8_lossy(&described.get_output().stdout).to_string();
+        assert!(text.contains("## Game parameters"), "{}", info.name);
+        for param in info.params {
+            assert!(
+                text.contains(&format!("| `{}` |", param.name)),
+                "{}",
+                info.name
+            );
+        }
+        for (bot, _) in info.builtins {
+            assert!(text.contains(&format!("`builtin:{bot}`")), "{}", info.name);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut duel = arena();
+        duel.args(["duel", "builtin:random", "builtin:random", "-g", info.name])
+            .args(["--seed", "9", "--out"])
+            .arg(dir.path());
+        for (key, value) in info.short_game {
+            duel.args(["-a", &format!("{key}={value}")]);
+        }
+        duel.assert().success();
+        arena()
+            .arg("replay")
+            .arg(game_log(dir.path(), 1))
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("the result agrees"));
+    }
+}
+
 #[test]
 fn usage_errors_exit_2_and_say_what_is_wrong() {
     let cases: &[(&[&str], &str)] = &[
@@ -293,12 +332,13 @@ fn a_person_can_play_on_the_terminal() {
         .stdout(predicate::str::contains("Finished game 1 (me vs it)"));
 }
 
-/// The example bots in `bots/GAME/` of every game in the registry, with their extension `ext`.
+/// The example bots of every game in the registry (in its `example_bots` folder), with their
+/// extension `ext`.
 fn example_bots(ext: &str) -> Vec<(&'static str, std::path::PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut found = Vec::new();
     for info in arena::games::ALL {
-        let Ok(dir) = std::fs::read_dir(root.join(info.name)) else {
+        let Ok(dir) = std::fs::read_dir(root.join(info.example_bots)) else {
             continue;
         };
         let mut files: Vec<_> = dir
@@ -317,8 +357,8 @@ fn every_game_has_example_python_bots_that_play_full_games() {
     for info in arena::games::ALL {
         assert!(
             bots.iter().any(|(g, _)| *g == info.name),
-            "bots/{}/ has no example Python bot",
-            info.name
+            "{}/ has no example Python bot",
+            info.example_bots
         );
     }
     // One bot on each channel.

@@ -62,3 +62,43 @@ fn bad_positions_and_games_without_perft_are_usage_errors() {
         .code(2)
         .stderr(predicate::str::contains("roshambo is not one"));
 }
+
+/// Every board game of the registry counts from its start, and its counts split by first move
+/// add up to the total.
+#[test]
+fn every_board_game_counts_and_divides_from_its_start() {
+    for info in arena::games::ALL {
+        let Some(_) = info.perft else {
+            arena()
+                .args(["perft", info.name, "1"])
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains("is not one"));
+            continue;
+        };
+        let count = |args: &[&str]| -> (u64, Vec<String>) {
+            let out = arena()
+                .arg("perft")
+                .arg(info.name)
+                .args(args)
+                .assert()
+                .success();
+            let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+            let mut lines: Vec<String> = text.lines().map(String::from).collect();
+            let last = lines.pop().unwrap();
+            let nodes = last.split(' ').nth(2).unwrap().parse().unwrap();
+            (nodes, lines)
+        };
+        let (moves, _) = count(&["1"]);
+        let (total, lines) = count(&["2", "--divide"]);
+        // The last lines before the total are one per first move: the move, then its count.
+        let rows = &lines[lines.len() - moves as usize..];
+        let split: u64 = rows
+            .iter()
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .sum();
+        let text = lines.join("\n");
+        assert!(moves > 0, "{}: {text}", info.name);
+        assert_eq!(split, total, "{}: {text}", info.name);
+    }
+}

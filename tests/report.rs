@@ -252,37 +252,22 @@ command = "python3 -c \"import sys; print('crasher: out of ideas', file=sys.stde
 #[test]
 fn a_duel_with_out_writes_the_report_and_every_game_is_drawn() {
     let b = Browser::start();
-    for info in [
-        "roshambo",
-        "royalur",
-        "dama",
-        "checkers",
-        "tictactoe",
-        "loa",
-        "batalo",
-        "krom",
-        "connect4",
-    ] {
+    for game in arena::games::ALL {
+        let info = game.name;
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("duel");
         let mut args = vec![
-            "duel",
-            "builtin:random",
-            "builtin:random",
-            "--game",
-            info,
-            "--seed",
-            "3",
+            "duel".to_string(),
+            "builtin:random".into(),
+            "builtin:random".into(),
+            "--game".into(),
+            info.into(),
+            "--seed".into(),
+            "3".into(),
         ];
-        // Long random games are slow to click through; a move limit keeps them short.
-        let limit = match info {
-            "dama" | "batalo" => "max_moves=60",
-            "loa" => "max_plies=60",
-            "krom" => "max_turns=30",
-            _ => "",
-        };
-        if !limit.is_empty() {
-            args.extend(["-a", limit]);
+        // Long random games are slow to click through; the game's short settings keep them short.
+        for (key, value) in game.short_game {
+            args.extend(["-a".into(), format!("{key}={value}")]);
         }
         arena()
             .args(&args)

@@ -343,7 +343,8 @@ impl Connection {
             (Some(d), _) => (None, Some(d.clone())),
             (None, Some(_)) => (None, None),
             (None, None) => {
-                let t = super::workdir::WorkDir::take()
+                let t = super::workdir::Pool::shared()
+                    .take()
                     .map_err(|e| crash(format!("could not create a working directory: {e}")))?;
                 let p = t.path().to_path_buf();
                 (Some(t), Some(p))

@@ -239,7 +239,7 @@ fn sweep_now() -> usize {
 fn sweep_locked() -> usize {
     let found = kill_orphans();
     // No finished bot's descendant is left to write in the directories bots gave back.
-    super::workdir::recycle();
+    super::workdir::Pool::shared().recycle();
     found
 }
 

@@ -6,35 +6,88 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, LazyLock, Mutex};
 
-/// Empty directories ready for a bot.
-static POOL: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-/// Directories given back by finished bots, not yet checked: a process that escaped its bot's
-/// group may still write in one until the next orphan sweep.
-static RETURNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Directories for bots, made under one folder and given back to be reused. arena's bots share
+/// one ([`Pool::shared`]), which the orphan sweep recycles; a test makes its own, so that no
+/// other test can take or recycle its directories meanwhile.
+#[derive(Debug)]
+pub struct Pool {
+    /// Where new directories are made; `None` for arena's scratch folder.
+    root: Option<PathBuf>,
+    /// Empty directories ready for a bot.
+    ready: Mutex<Vec<PathBuf>>,
+    /// Directories given back by finished bots, not yet checked: a process that escaped its
+    /// bot's group may still write in one until the next orphan sweep.
+    returned: Mutex<Vec<PathBuf>>,
+}
 
-/// A bot's working directory; given back to the pool (or removed) when dropped, after the bot
+static SHARED: LazyLock<Arc<Pool>> = LazyLock::new(|| Arc::new(Pool::new(None)));
+
+impl Pool {
+    fn new(root: Option<PathBuf>) -> Pool {
+        Pool {
+            root,
+            ready: Mutex::default(),
+            returned: Mutex::default(),
+        }
+    }
+
+    /// The pool of every bot arena starts, in its scratch folder.
+    pub fn shared() -> &'static Arc<Pool> {
+        &SHARED
+    }
+
+    /// A pool of its own, making directories in `root`.
+    pub fn in_dir(root: &Path) -> Arc<Pool> {
+        Arc::new(Pool::new(Some(root.to_path_buf())))
+    }
+
+    /// An empty directory, reused or new; given back to this pool when dropped.
+    pub fn take(self: &Arc<Self>) -> std::io::Result<WorkDir> {
+        let reused = lock(&self.ready).pop();
+        let path = match reused {
+            Some(p) => p,
+            None => {
+                let root = match &self.root {
+                    Some(root) => root.as_path(),
+                    None => super::scratch()?,
+                };
+                tempfile::Builder::new()
+                    .prefix("bot-")
+                    .tempdir_in(root)?
+                    .keep()
+            }
+        };
+        Ok(WorkDir {
+            path,
+            pool: Arc::clone(self),
+        })
+    }
+
+    /// Check the directories given back since the last call and pool those left empty. Call
+    /// after an orphan sweep: nothing a finished bot started is alive then to write in them.
+    pub fn recycle(&self) {
+        let returned = std::mem::take(&mut *lock(&self.returned));
+        let empty: Vec<PathBuf> = returned.into_iter().filter(|p| reusable(p)).collect();
+        lock(&self.ready).extend(empty);
+    }
+}
+
+/// A poisoned lock still holds a list of paths worth keeping.
+fn lock(list: &Mutex<Vec<PathBuf>>) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
+    list.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A bot's working directory; given back to its pool (or removed) when dropped, after the bot
 /// and everything it started are gone.
 #[derive(Debug)]
 pub struct WorkDir {
     path: PathBuf,
+    pool: Arc<Pool>,
 }
 
 impl WorkDir {
-    /// An empty directory, reused or new.
-    pub fn take() -> std::io::Result<WorkDir> {
-        let reused = POOL.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let path = match reused {
-            Some(p) => p,
-            None => tempfile::Builder::new()
-                .prefix("bot-")
-                .tempdir_in(super::scratch()?)?
-                .keep(),
-        };
-        Ok(WorkDir { path })
-    }
-
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -42,19 +95,8 @@ impl WorkDir {
 
 impl Drop for WorkDir {
     fn drop(&mut self) {
-        RETURNED
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(std::mem::take(&mut self.path));
+        lock(&self.pool.returned).push(std::mem::take(&mut self.path));
     }
-}
-
-/// Check the directories given back since the last call and pool those left empty. Call after
-/// an orphan sweep: nothing a finished bot started is alive then to write in them.
-pub fn recycle() {
-    let returned = std::mem::take(&mut *RETURNED.lock().unwrap_or_else(|e| e.into_inner()));
-    let empty: Vec<PathBuf> = returned.into_iter().filter(|p| reusable(p)).collect();
-    POOL.lock().unwrap_or_else(|e| e.into_inner()).extend(empty);
 }
 
 /// Whether a bot left its directory as it found it. The bot may have changed the directory's
@@ -140,18 +182,29 @@ mod tests {
 
     #[test]
     fn a_directory_given_back_is_pooled_only_after_a_recycle() {
-        let first = WorkDir::take().unwrap();
+        let root = tempfile::tempdir().unwrap();
+        let pool = Pool::in_dir(root.path());
+        let first = pool.take().unwrap();
         let path = first.path().to_path_buf();
+        assert!(path.starts_with(root.path()));
         drop(first);
-        assert!(
-            !POOL.lock().unwrap().contains(&path),
-            "not before the sweep"
+        assert!(lock(&pool.ready).is_empty(), "not before the sweep");
+        assert_eq!(*lock(&pool.returned), std::slice::from_ref(&path));
+        pool.recycle();
+        assert!(lock(&pool.returned).is_empty());
+        assert_eq!(
+            *lock(&pool.ready),
+            std::slice::from_ref(&path),
+            "kept, being empty"
         );
-        assert!(RETURNED.lock().unwrap().contains(&path));
-        recycle();
-        // Another test may have recycled it, or taken it from the pool since: either way it
-        // went through the pool, and it is no longer waiting.
-        assert!(!RETURNED.lock().unwrap().contains(&path));
-        assert!(path.exists(), "kept, being empty");
+        // Reused; this time the bot leaves something in it, and it is removed.
+        let again = pool.take().unwrap();
+        assert_eq!(again.path(), path);
+        assert!(lock(&pool.ready).is_empty());
+        std::fs::write(again.path().join("left"), "x").unwrap();
+        drop(again);
+        pool.recycle();
+        assert!(lock(&pool.ready).is_empty());
+        assert!(!path.exists(), "removed, contents and all");
     }
 }

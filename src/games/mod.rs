@@ -17,7 +17,13 @@ pub mod draughts;
 pub mod fuzz;
 pub mod json_protocol;
 pub mod krom;
+pub mod line_protocol;
 pub mod loa;
+/// A game for the tests alone, built in only with the feature `test-game` (which `cargo test`
+/// turns on): the proof that a game is its folder plus one line in [`ALL`].
+#[cfg(feature = "test-game")]
+#[path = "../../tests/games/nim/mod.rs"]
+pub mod nim;
 pub mod params;
 pub mod picture;
 pub mod position;
@@ -385,6 +391,10 @@ pub struct GameInfo {
     pub fuzz_line: fuzz::FuzzLine,
     /// Move-generation counts for `arena perft`; board games only.
     pub perft: Option<position::PerftFn>,
+    /// The folder of the game's example bots, from the repository's root: the tests play them.
+    pub example_bots: &'static str,
+    /// Parameters that keep a game between random bots short, for tests that step through it.
+    pub short_game: &'static [(&'static str, &'static str)],
 }
 
 impl GameInfo {
@@ -469,6 +479,8 @@ pub static ALL: &[&GameInfo] = &[
     &batalo::INFO,
     &krom::INFO,
     &connect4::INFO,
+    #[cfg(feature = "test-game")]
+    &nim::INFO,
 ];
 
 pub fn find(name: &str) -> Option<&'static GameInfo> {

@@ -51,6 +51,16 @@ pub trait Position: Clone + Send + Sync + 'static {
     }
 }
 
+/// The seats a game played over `pos` waits for: the side to move, unless the game is over or a
+/// player `failed` (then no one: a failed seat is not waited for, and the other need not move).
+pub fn awaiting<P: Position>(pos: &P, failed: bool) -> [bool; 2] {
+    let mut a = [false; 2];
+    if !failed && pos.outcome().is_none() {
+        a[pos.to_move()] = true;
+    }
+    a
+}
+
 /// A move that is not legal in the position it was played in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IllegalMove;

@@ -1,11 +1,11 @@
-//! batalo: Scott Harmon's Batalo as pbmserv plays it, over a line protocol in royalur's style.
+//! batalo: Scott Harmon's Batalo as pbmserv plays it, over arena's line protocol for board games (`games::line_protocol`).
 
 mod fuzz;
 mod picture;
 mod protocol;
 pub mod rules;
 
-use super::{GameInfo, ParamKind, ParamSpec, position};
+use super::{GameInfo, ParamKind, ParamSpec, line_protocol, position};
 
 pub static INFO: GameInfo = GameInfo {
     name: "batalo",
@@ -21,15 +21,7 @@ pub static INFO: GameInfo = GameInfo {
                 max: 10_000,
             },
         },
-        ParamSpec {
-            name: "pace",
-            help: "minimum seconds between moves (0: no one is watching)",
-            kind: ParamKind::Float {
-                default: 0.0,
-                min: 0.0,
-                max: 30.0,
-            },
-        },
+        line_protocol::PACE,
     ],
     builtins: &[
         ("random", "plays a uniformly random legal move"),
@@ -42,12 +34,9 @@ pub static INFO: GameInfo = GameInfo {
     timeout: 3.0,
     startup_timeout: 10.0,
     framing: crate::games::Framing::Lines,
-    create: |params, seating| {
-        Ok(Box::new(protocol::Batalo::new(
-            params,
-            seating.names.clone(),
-        )))
-    },
+    create: line_protocol::create::<rules::Board>,
     fuzz_line: fuzz::line,
     perft: Some(position::perft_of::<rules::Board>),
+    example_bots: "bots/batalo",
+    short_game: &[("max_moves", "60")],
 };

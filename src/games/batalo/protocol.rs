@@ -1,134 +1,57 @@
-//! batalo over a line protocol in royalur's style: the names, the seat, then the moves as
-//! `from-to`, relayed to the opponent and the spectators; `RETIRE` when a player fails.
+//! What batalo adds to arena's line protocol (`games::line_protocol`): moves read and written
+//! as `from-to`, and what the viewer says beside the board.
 
-use rand_chacha::ChaCha8Rng;
-
-use super::rules::{Board, Move, SIDE_LETTER, parse_move, points};
-use crate::games::picture::{self, Picture};
-use crate::games::position::{Position, builtin_move};
-use crate::games::{Fault, Game, Outbox, Outcome, Params, Seat, Step, other};
+use super::rules::{Board, Move, points};
+use crate::games::line_protocol::LineRules;
+use crate::games::position::Position;
+use crate::games::{Params, picture};
 
 /// Moves the built-in `search` looks ahead.
 pub const SEARCH_DEPTH: u32 = 3;
 
-pub struct Batalo {
-    pos: Board,
-    names: [String; 2],
-    pace: f64,
-    /// A player failed: the game waits for no one any more.
-    failed: bool,
-    /// The move just played, for the viewer to highlight.
-    last: Option<Move>,
-}
+impl LineRules for Board {
+    const SEARCH_DEPTH: u32 = SEARCH_DEPTH;
+    const SIDES: [&'static str; 2] = ["O", "X"];
 
-impl Batalo {
-    pub fn new(params: &Params, names: [String; 2]) -> Self {
-        Batalo {
-            pos: Board::start().with_max_plies(params.int("max_moves") as u32),
-            names,
-            pace: params.float("pace"),
-            failed: false,
-            last: None,
-        }
-    }
-}
-
-impl Game for Batalo {
-    fn start(&mut self, out: &mut Outbox) {
-        for name in &self.names {
-            out.everyone(name);
-        }
-        // Players also learn their seat; spectators do not.
-        out.to(0, "0");
-        out.to(1, "1");
+    fn new_match(params: &Params) -> Result<Board, String> {
+        Ok(Board::start().with_max_plies(params.int("max_moves") as u32))
     }
 
-    fn awaiting(&self) -> [bool; 2] {
-        let mut a = [false; 2];
-        if !self.failed && self.pos.outcome().is_none() {
-            a[self.pos.to_move()] = true;
-        }
-        a
+    fn parse_move(text: &str) -> Result<Move, String> {
+        super::rules::parse_move(text)
     }
 
-    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
-        let text = line.trim();
-        let mv =
-            parse_move(text).map_err(|why| Fault::protocol(format!("sent '{text}': {why}")))?;
-        if let Some(why) = self.pos.why_illegal(&mv) {
-            return Err(Fault::illegal(why));
-        }
-        self.pos
-            .play(&mv)
-            .map_err(|_| Fault::illegal(format!("sent '{text}', not a legal move here")))?;
-        self.last = Some(mv);
-        let moved = mv.text();
-        out.to(other(seat), moved.clone());
-        out.spectators(moved);
-        if self.pos.outcome().is_none() {
-            out.pause(self.pace);
-        }
-        Ok(Step::Done)
+    fn why_illegal(&self, mv: &Move) -> Option<String> {
+        Board::why_illegal(self, mv)
     }
 
-    fn on_fault(&mut self, seat: Seat, _fault: &Fault, out: &mut Outbox) {
-        self.failed = true;
-        out.to(other(seat), "RETIRE");
-        out.spectators("RETIRE");
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        if self.failed {
-            return None;
-        }
-        self.pos.outcome()
-    }
-
-    fn plies(&self) -> u32 {
-        self.pos.plies()
-    }
-
-    fn builtin_line(&self, _seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
-        let mv = builtin_move(&self.pos, name, SEARCH_DEPTH, rng);
-        self.pos.move_text(&mv)
-    }
-
-    fn picture(&self) -> Picture {
-        let side = |seat: Seat| format!("{} ({})", SIDE_LETTER[seat], self.names[seat]);
-        let mut notes = vec![match self.pos.outcome() {
-            _ if self.failed => "game over: a player failed".to_string(),
-            None => format!("{} to move", side(self.pos.to_move())),
-            Some(Outcome::Won(seat)) => format!("{} wins", side(seat)),
-            Some(o) => format!("drawn ({})", o.reason().as_str()),
-        }];
-        notes.push(format!(
-            "move {} of {}",
-            self.pos.plies(),
-            self.pos.max_plies()
-        ));
-        for seat in 0..2 {
-            let column = points().any(|p| self.pos.at(p) == Some((seat, true)));
-            let stones = self.pos.count(seat) - column as usize;
+    fn picture(&self, last: Option<&Move>, sides: &[String; 2]) -> (picture::Board, Vec<String>) {
+        let mut notes = vec![format!("move {} of {}", self.plies(), self.max_plies())];
+        for (seat, side) in sides.iter().enumerate() {
+            let column = points().any(|p| self.at(p) == Some((seat, true)));
+            let stones = self.count(seat) - column as usize;
             let column = if column { "column" } else { "no column" };
             let plural = if stones == 1 { "" } else { "s" };
-            notes.push(format!("{}: {column}, {stones} stone{plural}", side(seat)));
+            notes.push(format!("{side}: {column}, {stones} stone{plural}"));
         }
-        Picture {
-            board: picture::Board::Grid(self.pos.picture(self.last.as_ref())),
-            notes,
-        }
+        (picture::Board::Grid(Board::picture(self, last)), notes)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Draw, FaultKind, Msg};
+    use crate::games::{Draw, Fault, FaultKind, Game, Msg, Outbox, Outcome, Seat, Seating, Step};
 
-    fn game(max_moves: &str) -> Batalo {
-        let params =
-            Params::resolve(super::super::INFO.params, [("max_moves", max_moves)]).expect("params");
-        Batalo::new(&params, ["A".into(), "B".into()])
+    fn game(max_moves: &str) -> Box<dyn Game> {
+        let info = &super::super::INFO;
+        let params = Params::resolve(info.params, [("max_moves", max_moves)]).expect("params");
+        let seating = Seating {
+            names: ["A".into(), "B".into()],
+            seed: 0,
+            timeout: 1.0,
+        };
+        info.new_game(&params, &seating).expect("a game")
     }
 
     /// The lines for one seat (`Some`) or the spectators (`None`).

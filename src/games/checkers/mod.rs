@@ -23,4 +23,6 @@ pub static INFO: GameInfo = GameInfo {
     create: json_protocol::create::<rules::Board>,
     fuzz_line: fuzz::line,
     perft: Some(super::position::perft_of::<rules::Board>),
+    example_bots: "bots/checkers",
+    short_game: &[],
 };

@@ -70,4 +70,6 @@ pub static INFO: GameInfo = GameInfo {
     },
     fuzz_line: fuzz::line,
     perft: Some(position::perft_of::<rules::Board>),
+    example_bots: "bots/dama",
+    short_game: &[("max_moves", "60")],
 };

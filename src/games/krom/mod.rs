@@ -40,4 +40,6 @@ pub static INFO: GameInfo = GameInfo {
     create: |params, seating| Ok(Box::new(protocol::Krom::new(params, seating.names.clone()))),
     fuzz_line: fuzz::line,
     perft: None,
+    example_bots: "bots/krom",
+    short_game: &[("max_turns", "30")],
 };

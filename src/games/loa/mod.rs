@@ -51,4 +51,6 @@ pub static INFO: GameInfo = GameInfo {
     create: |params, seating| Ok(Box::new(protocol::Loa::new(params, seating))),
     fuzz_line: fuzz::line,
     perft: Some(position::perft_of::<rules::Board>),
+    example_bots: "bots/loa",
+    short_game: &[("max_plies", "60")],
 };

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use super::SEARCH_DEPTH;
 use super::rules::{Board, COLOURS, Move, groups, parse_square};
 use crate::games::picture::{self, Picture};
-use crate::games::position::{Position, builtin_move, random_move};
+use crate::games::position::{self, Position, builtin_move, random_move};
 use crate::games::{Fault, Game, Outbox, Outcome, Params, Seat, Seating, Step, derive_seed, other};
 
 /// The seed stream of the generator that plays `random` for a bot (the built-in bots use 100, 101).
@@ -141,11 +141,7 @@ impl Game for Loa {
     }
 
     fn awaiting(&self) -> [bool; 2] {
-        let mut a = [false; 2];
-        if !self.failed && self.pos.outcome().is_none() {
-            a[self.pos.to_move()] = true;
-        }
-        a
+        position::awaiting(&self.pos, self.failed)
     }
 
     fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {

@@ -44,4 +44,6 @@ pub static INFO: GameInfo = GameInfo {
     },
     fuzz_line: fuzz::line,
     perft: None,
+    example_bots: "bots/roshambo",
+    short_game: &[],
 };

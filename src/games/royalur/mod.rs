@@ -55,4 +55,6 @@ pub static INFO: GameInfo = GameInfo {
     },
     fuzz_line: fuzz::line,
     perft: None,
+    example_bots: "bots/royalur",
+    short_game: &[],
 };

@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""A nim bot for arena's tests: it tracks the heaps and takes a random number of stones from a
+random heap that has some."""
+import random
+import sys
+
+HEAPS = [3, 4, 5]  # the game's default `heaps`
+
+
+def main():
+    read = sys.stdin.readline
+    read(), read()  # the two names
+    seat = int(read())
+    heaps = list(HEAPS)
+    to_move = 0
+    while any(heaps):
+        if to_move == seat:
+            heap = random.choice([i for i, h in enumerate(heaps) if h])
+            count = random.randint(1, heaps[heap])
+            print(f"{heap + 1}-{count}", flush=True)
+        else:
+            line = read().strip()
+            if line in ("", "RETIRE"):
+                return
+            heap, count = (int(x) for x in line.split("-"))
+            heap -= 1
+        heaps[heap] -= count
+        to_move = 1 - to_move
+
+
+main()
