@@ -102,6 +102,10 @@ pub struct DuelArgs {
     /// Number of games; the bots swap seats after each game.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=arena::spec::bounds::MATCH_GAMES as i64))]
     pub games: u32,
+    /// Games played at once. Default: the number of cores divided by two (each game runs two
+    /// bots), at least 1; 1 with a person's seat (`-`) or `--spectate`.
+    #[arg(long, short = 'j', value_parser = jobs)]
+    pub jobs: Option<usize>,
     /// How the bots talk to arena: one channel for both, or one per bot (`pipe,stdio`).
     #[arg(
         long,
@@ -217,6 +221,7 @@ impl DuelArgs {
             matched: self.matched.resolve()?,
             bots: [self.bot0, self.bot1],
             games: self.games,
+            jobs: self.jobs,
             channels,
             seed: self.seed,
             out: self.out,

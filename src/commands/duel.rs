@@ -1,13 +1,18 @@
 //! `arena duel`: one quick match between two bots.
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use futures_util::StreamExt;
 
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
 use crate::error::{Error, Result};
 use crate::games::derive_seed;
-use crate::referee::{MatchOptions, MatchSetup, Player, play_retrying};
+use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying};
+use crate::tournament::threads::{GameThreads, cores};
 
 /// What `arena duel` was asked for.
 #[derive(Clone)]
@@ -16,6 +21,8 @@ pub struct Options {
     pub bots: [String; 2],
     pub matched: MatchOptions,
     pub games: u32,
+    /// Games at once; `None` for the default.
+    pub jobs: Option<usize>,
     /// Each bot's channel.
     pub channels: [Channel; 2],
     pub seed: Option<u64>,
@@ -88,13 +95,56 @@ fn new_folder(parent: &Path, stem: &str) -> std::io::Result<PathBuf> {
     unreachable!("some number is free")
 }
 
+/// Which bot sits where in game `i` (0 is the first): the first bot takes seat 0 in game 1,
+/// then seats alternate.
+fn seats(i: usize) -> [usize; 2] {
+    if i.is_multiple_of(2) { [0, 1] } else { [1, 0] }
+}
+
+/// What every game of a duel shares, for the threads the games run on.
+struct Duel {
+    matched: MatchOptions,
+    names: [String; 2],
+    bots: [BotSpec; 2],
+    seed: u64,
+    logs: PathBuf,
+    limits: IoLimits,
+    spectate: Option<BotCommand>,
+    ponder: bool,
+}
+
+impl Duel {
+    /// Play game `i` (0 is the first), its spectator program beside it if there is one.
+    async fn play(&self, i: usize) -> Result<GameRecord> {
+        let sink = match &self.spectate {
+            Some(cmd) => Some(SpectatorSink::spawn(cmd, self.limits).map_err(Error::Usage)?),
+            None => None,
+        };
+        let played = play_retrying(|| MatchSetup {
+            game: self.matched.game,
+            params: self.matched.params.clone(),
+            seed: derive_seed(self.seed, i as u64),
+            players: seats(i).map(|b| Player {
+                name: self.names[b].clone(),
+                bot: self.bots[b].clone(),
+            }),
+            timeout: self.matched.timeout,
+            startup_timeout: self.matched.startup_timeout,
+            limits: self.limits,
+            log_path: self.logs.join(format!("game-{:04}.jsonl", i + 1)),
+            spectator: sink.as_ref().map(|s| s.sender()),
+            ponder: self.ponder,
+        })
+        .await;
+        if let Some(sink) = sink {
+            sink.finish(self.limits.grace).await;
+        }
+        played
+    }
+}
+
 pub async fn run(args: Options) -> Result<()> {
-    let MatchOptions {
-        game,
-        ref params,
-        timeout,
-        startup_timeout,
-    } = args.matched;
+    let game = args.matched.game;
     let base = std::env::current_dir().map_err(Error::io("reading the current directory"))?;
     let bot = |i: usize| {
         let text = &args.bots[i];
@@ -143,6 +193,19 @@ pub async fn run(args: Options) -> Result<()> {
         ..IoLimits::default()
     };
 
+    let person = bots.iter().any(|b| b.command == BotCommand::Terminal);
+    let jobs = match args.jobs {
+        Some(jobs) if person && jobs > 1 => {
+            return Err(Error::Usage(
+                "--jobs: a person (-) plays one game at a time".into(),
+            ));
+        }
+        Some(jobs) => jobs,
+        // One spectator program after another, as a person watching expects.
+        None if person || spectate.is_some() => 1,
+        None => (cores() / 2).max(1),
+    };
+
     // Results on stdout; with --json, only the JSON there and the words on stderr.
     let say = |text: &str| {
         if args.json {
@@ -152,85 +215,93 @@ pub async fn run(args: Options) -> Result<()> {
         }
     };
     eprintln!(
-        "arena: {} vs {} at {}, {} game(s), seed {seed}, logs in {}",
+        "arena: {} vs {} at {}, {} game(s), {jobs} at a time, seed {seed}, logs in {}",
         names[0],
         names[1],
         game.name,
         args.games,
         logs.display()
     );
+    if !args.games.is_multiple_of(2) && args.games > 1 {
+        crate::out::warn(&format!(
+            "arena: {} games: {} plays first once more than {}; an even number balances the seats",
+            args.games, names[0], names[1]
+        ));
+    }
+
+    let duel = Arc::new(Duel {
+        matched: args.matched.clone(),
+        names: names.clone(),
+        bots,
+        seed,
+        logs: logs.clone(),
+        limits,
+        spectate,
+        ponder: args.ponder,
+    });
+    let threads =
+        GameThreads::new(jobs, cores()).map_err(Error::io("starting the threads games run on"))?;
+    let mut finished = futures_util::stream::iter(0..args.games as usize)
+        .map(|i| {
+            let duel = Arc::clone(&duel);
+            threads.spawn(async move { (i, duel.play(i).await) })
+        })
+        .buffer_unordered(jobs);
 
     let mut rows = Vec::new();
     let mut tally = [0u32; 3]; // wins, draws, losses of the first bot
     let mut points = [0.0f64; 2];
     let mut unplayed = Vec::new();
-    for i in 0..args.games as usize {
-        // The first bot takes seat 0 in game 1, then seats alternate.
-        let order = if i % 2 == 0 { [0, 1] } else { [1, 0] };
-        let sink = match &spectate {
-            Some(cmd) => Some(SpectatorSink::spawn(cmd, limits).map_err(Error::Usage)?),
-            None => None,
-        };
-        let played = play_retrying(|| MatchSetup {
-            game,
-            params: params.clone(),
-            seed: derive_seed(seed, i as u64),
-            players: order.map(|b| Player {
-                name: names[b].clone(),
-                bot: bots[b].clone(),
-            }),
-            timeout,
-            startup_timeout,
-            limits,
-            log_path: logs.join(format!("game-{:04}.jsonl", i + 1)),
-            spectator: sink.as_ref().map(|s| s.sender()),
-            ponder: args.ponder,
-        })
-        .await;
-        if let Some(sink) = sink {
-            sink.finish(limits.grace).await;
-        }
-        let record = match played {
-            Ok(record) => record,
-            // arena's failure, not a bot's: the game counts for no one, and the others go on.
-            Err(Error::Setup(why)) => {
-                crate::out::warn(&format!(
-                    "arena: game {} ({} vs {}) was not played: arena could not set it up \
-                     ({why}); it counts for no one",
-                    i + 1,
-                    names[order[0]],
-                    names[order[1]]
-                ));
-                unplayed.push(i + 1);
-                continue;
+    // Games finish in any order; they are told and recorded in the order of their ids.
+    let mut waiting = BTreeMap::new();
+    while let Some(joined) = finished.next().await {
+        let (i, played) = joined.map_err(|e| Error::Internal(format!("a game's task: {e}")))?;
+        waiting.insert(i, played);
+        while let Some(played) = waiting.remove(&(rows.len() + unplayed.len())) {
+            let i = rows.len() + unplayed.len();
+            let order = seats(i);
+            let record = match played {
+                Ok(record) => record,
+                // arena's failure, not a bot's: the game counts for no one, and the others go on.
+                Err(Error::Setup(why)) => {
+                    crate::out::warn(&format!(
+                        "arena: game {} ({} vs {}) was not played: arena could not set it up \
+                         ({why}); it counts for no one",
+                        i + 1,
+                        names[order[0]],
+                        names[order[1]]
+                    ));
+                    unplayed.push(i + 1);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let first = order
+                .iter()
+                .position(|&b| b == 0)
+                .expect("bot 0 has a seat");
+            let s = record.verdict.scores[first];
+            points[0] += s;
+            points[1] += record.verdict.scores[1 - first];
+            tally[if s == 1.0 {
+                0
+            } else if s == 0.5 {
+                1
+            } else {
+                2
+            }] += 1;
+            say(&record.finished_line(i + 1));
+            rows.push(crate::report::GameRow::new(
+                i as u64 + 1,
+                i as u32 + 1,
+                &record,
+            ));
+            if args.json {
+                let mut stdout = std::io::stdout().lock();
+                let _ = serde_json::to_writer(&mut stdout, &record);
+                let _ = writeln!(stdout);
+                let _ = stdout.flush();
             }
-            Err(e) => return Err(e),
-        };
-        let first = order
-            .iter()
-            .position(|&b| b == 0)
-            .expect("bot 0 has a seat");
-        let s = record.verdict.scores[first];
-        points[0] += s;
-        points[1] += record.verdict.scores[1 - first];
-        tally[if s == 1.0 {
-            0
-        } else if s == 0.5 {
-            1
-        } else {
-            2
-        }] += 1;
-        say(&record.finished_line(i + 1));
-        rows.push(crate::report::GameRow::new(
-            i as u64 + 1,
-            i as u32 + 1,
-            &record,
-        ));
-        if args.json {
-            let mut stdout = std::io::stdout().lock();
-            let _ = serde_json::to_writer(&mut stdout, &record);
-            let _ = writeln!(stdout);
-            let _ = stdout.flush();
         }
     }
     let page = crate::report::html::write(
@@ -238,7 +309,7 @@ pub async fn run(args: Options) -> Result<()> {
         &crate::report::html::ReportInput {
             title: format!("{} vs {}", names[0], names[1]),
             game,
-            params: params.pairs(),
+            params: args.matched.params.pairs(),
             format: "duel",
             names: &names,
             rows: &rows,

@@ -24,7 +24,7 @@ use threads::GameThreads;
 mod disk;
 mod lock;
 mod record;
-mod threads;
+pub mod threads;
 
 pub use lock::Lock;
 
@@ -391,10 +391,6 @@ impl Progress {
     }
 }
 
-fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     if opts.shard.is_some() && (spec.format == Format::Swiss || spec.ladder) {
         return Err(Error::Usage(
@@ -420,7 +416,11 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     check_dirs_apart(&spec, &dir)?;
     let mut results = Results::open(&dir, &spec)?;
     let mut record = record::Record::open(&dir, &spec, &results.rows)?;
-    let jobs = opts.jobs.or(spec.jobs).unwrap_or_else(default_jobs).max(1);
+    let jobs = opts
+        .jobs
+        .or(spec.jobs)
+        .unwrap_or_else(threads::cores)
+        .max(1);
 
     let index: BTreeMap<&str, usize> = spec
         .bots
@@ -482,7 +482,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     let mut stop = watch_signals();
     // One game thread per core: built-in bots think on their game's thread, and starting a
     // program blocks its thread until the program has exec'd.
-    let threads = GameThreads::new(jobs, default_jobs())
+    let threads = GameThreads::new(jobs, threads::cores())
         .map_err(Error::io("starting the games' threads".to_string()))?;
     let outcome = if spec.format == Format::Swiss {
         run_swiss(

@@ -14,6 +14,11 @@ use std::time::Duration;
 use tokio::task::{AbortHandle, JoinHandle};
 use tokio_util::task::LocalPoolHandle;
 
+/// The cores this process may run on: a tournament's default number of games at once.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The runtimes games are spread over, and how many games run at once.
 pub struct GameThreads {
     pool: LocalPoolHandle,
