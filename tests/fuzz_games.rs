@@ -14,7 +14,7 @@ use common::property::{guarded, run_property};
 
 use arena::games::fuzz::{json_value, junk_text, pick};
 use arena::games::{
-    self, FaultKind, Game, GameInfo, Msg, Outbox, Params, Seating, Step, derive_seed,
+    self, FaultKind, Game, GameInfo, Msg, Outbox, Params, Seat, Seating, Step, derive_seed,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -118,7 +118,7 @@ fn typical_length(info: &GameInfo) -> usize {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             game.start(&mut out);
             let mut lines = 0;
-            while let Some(seat) = (0..2).find(|&s| game.awaiting()[s]) {
+            while let Some(seat) = Seat::BOTH.into_iter().find(|&s| game.awaiting()[s]) {
                 let line = game.builtin_line(seat, "random", &mut rng);
                 game.on_line(seat, &line, &mut out)
                     .expect("a built-in move");
@@ -144,7 +144,6 @@ impl Heard {
     fn absorb(&mut self, out: &mut Outbox) -> Result<(), TestCaseError> {
         for msg in out.take() {
             if let Msg::To(seat, line) = msg {
-                prop_assert!(seat < 2, "a line to seat {seat}");
                 let lines = &mut self.lines[seat];
                 lines.push(line);
                 if lines.len() > Self::KEEP {
@@ -192,9 +191,9 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
         let open = [a[0] && !failed[0], a[1] && !failed[1]];
         let seat = match open {
             [false, false] => break,
-            [true, true] => chooser.random_range(0..2),
-            [true, false] => 0,
-            [false, true] => 1,
+            [true, true] => Seat::BOTH[chooser.random_range(0..2)],
+            [true, false] => Seat::First,
+            [false, true] => Seat::Second,
         };
         let Some(feed) = feeds.next() else { break };
         steps += 1;
@@ -202,8 +201,12 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
             return Err(report(&transcript, "does not end".into()));
         }
         let builtin = |game: &dyn Game, bots: &mut ChaCha8Rng| {
-            guarded(|| game.builtin_line(seat, "random", bots))
-                .map_err(|p| report(&transcript, format!("builtin_line({seat}, \"random\") {p}")))
+            guarded(|| game.builtin_line(seat, "random", bots)).map_err(|p| {
+                report(
+                    &transcript,
+                    format!("builtin_line({seat:?}, \"random\") {p}"),
+                )
+            })
         };
         let line = match feed {
             Feed::Bytes(bytes) => String::from_utf8_lossy(bytes).replace('\n', ""),
@@ -218,9 +221,9 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
             Feed::Builtin => builtin(game.as_ref(), &mut bots)?,
         };
         debug_assert!(!line.contains('\n'));
-        transcript.push(format!("seat {seat} <- {line:?} ({feed:?})"));
+        transcript.push(format!("seat {seat:?} <- {line:?} ({feed:?})"));
         let result = guarded(|| game.on_line(seat, &line, &mut out))
-            .map_err(|p| report(&transcript, format!("on_line({seat}, {line:?}) {p}")))?;
+            .map_err(|p| report(&transcript, format!("on_line({seat:?}, {line:?}) {p}")))?;
         match result {
             Ok(Step::Done) => {}
             Ok(Step::Retry) => {
@@ -245,8 +248,9 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
                 ));
                 // As the referee's judge does: the game hears of the fault once, and the seat
                 // is not read again.
-                guarded(|| game.on_fault(seat, &fault, &mut out))
-                    .map_err(|p| report(&transcript, format!("on_fault({seat}, {fault:?}) {p}")))?;
+                guarded(|| game.on_fault(seat, &fault, &mut out)).map_err(|p| {
+                    report(&transcript, format!("on_fault({seat:?}, {fault:?}) {p}"))
+                })?;
                 failed[seat] = true;
                 if game.awaiting()[seat] {
                     return Err(report(

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel};
 use crate::error::{Error, Result};
-use crate::games::{Cause, Exit, GameInfo, Reason, derive_seed};
+use crate::games::{Cause, Exit, GameInfo, Reason, Seat, derive_seed};
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying, stderr_path};
 
 /// What `arena check` was asked for.
@@ -91,7 +91,7 @@ pub async fn run(args: Options) -> Result<()> {
     for i in 0..args.games as usize {
         // Each built-in in turn, met twice in a row: the bot plays first, then second.
         let builtin = game.builtins[(i / 2) % game.builtins.len()].0;
-        let seat = i % 2;
+        let seat = Seat::BOTH[i % 2];
         let opponent = BotSpec::parse(
             &format!("builtin:{builtin}"),
             Path::new("."),
@@ -110,7 +110,7 @@ pub async fn run(args: Options) -> Result<()> {
                     bot: opponent.clone(),
                 },
             ];
-            if seat == 1 {
+            if seat == Seat::Second {
                 players.swap(0, 1);
             }
             players
@@ -258,13 +258,16 @@ fn reasons(all: impl Iterator<Item = Reason>) -> String {
 fn examine(
     id: usize,
     builtin: &str,
-    seat: usize,
+    seat: Seat,
     record: &GameRecord,
     log_path: &Path,
     game: &GameInfo,
     channel: Channel,
 ) -> Played {
-    let order = if seat == 0 { "first" } else { "second" };
+    let order = match seat {
+        Seat::First => "first",
+        Seat::Second => "second",
+    };
     let outcome = match record.verdict.winner {
         Some(w) if w == seat => "won",
         Some(_) => "lost",
@@ -293,7 +296,7 @@ fn examine(
 fn explain(
     detail: &str,
     record: &GameRecord,
-    seat: usize,
+    seat: Seat,
     log_path: &Path,
     game: &GameInfo,
     channel: Channel,
@@ -385,7 +388,7 @@ struct Exchanged {
 }
 
 /// Read the game log up to the seat's failure.
-fn last_lines(log_path: &Path, seat: usize) -> Exchanged {
+fn last_lines(log_path: &Path, seat: Seat) -> Exchanged {
     let mut found = Exchanged {
         sent: None,
         received: None,
@@ -394,6 +397,8 @@ fn last_lines(log_path: &Path, seat: usize) -> Exchanged {
     let Ok(log) = std::fs::read_to_string(log_path) else {
         return found;
     };
+    // The log holds seats as numbers.
+    let seat = seat.index();
     for entry in log
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())

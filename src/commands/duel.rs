@@ -10,7 +10,7 @@ use futures_util::StreamExt;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
 use crate::error::{Error, Result};
-use crate::games::derive_seed;
+use crate::games::{Seat, derive_seed};
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying};
 use crate::tournament::threads::{GameThreads, cores};
 
@@ -276,13 +276,13 @@ pub async fn run(args: Options) -> Result<()> {
                 }
                 Err(e) => return Err(e),
             };
-            let first = order
-                .iter()
-                .position(|&b| b == 0)
+            let first = Seat::BOTH
+                .into_iter()
+                .find(|&seat| order[seat] == 0)
                 .expect("bot 0 has a seat");
             let s = record.verdict.scores[first];
             points[0] += s;
-            points[1] += record.verdict.scores[1 - first];
+            points[1] += record.verdict.scores[first.other()];
             tally[if s == 1.0 {
                 0
             } else if s == 0.5 {

@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, SpectatorSink};
 use crate::error::{Error, Result};
-use crate::games::Msg;
+use crate::games::{Msg, Seat};
 use crate::referee::format_score;
 use crate::referee::log::{Entry, Recorded, apply};
 
@@ -29,7 +29,10 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
     let mut mismatch: Option<String> = None;
     for (n, entry) in entries {
         let expect = match &entry {
-            Entry::Sent { to, line, .. } => Some(Msg::To(*to, line.to_string())),
+            // `read` refused seats beyond the two.
+            Entry::Sent { to, line, .. } => {
+                Seat::from_index(*to).map(|to| Msg::To(to, line.to_string()))
+            }
             Entry::Spectators { spectators, .. } => Some(Msg::Spectators(spectators.to_string())),
             _ => None,
         };

@@ -54,13 +54,13 @@ impl From<Vec<u8>> for Move {
     }
 }
 
-/// What stands on a cell. The seat is a `u8` to keep a board at 128 bytes, cheap to copy.
+/// What stands on a cell: one byte, so a board is cheap to copy.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Cell {
     #[default]
     Empty,
-    Man(u8),
-    King(u8),
+    Man(Seat),
+    King(Seat),
 }
 
 impl Cell {
@@ -68,7 +68,7 @@ impl Cell {
     pub fn seat(self) -> Option<Seat> {
         match self {
             Cell::Empty => None,
-            Cell::Man(s) | Cell::King(s) => Some(s as Seat),
+            Cell::Man(s) | Cell::King(s) => Some(s),
         }
     }
 
@@ -183,7 +183,7 @@ impl Variant {
     fn dirs(&self, cell: Cell) -> &'static [usize] {
         match cell {
             Cell::King(_) => &ALL,
-            Cell::Man(s) => self.man_dirs(s as Seat),
+            Cell::Man(s) => self.man_dirs(s),
             Cell::Empty => &[],
         }
     }
@@ -195,7 +195,9 @@ impl Variant {
 
     /// The seat whose FEN colour letter is `c` (either case).
     fn seat_of_colour(&self, c: char) -> Option<Seat> {
-        (0..2).find(|&s| self.fen_colour[s] == c.to_ascii_uppercase())
+        Seat::BOTH
+            .into_iter()
+            .find(|&s| self.fen_colour[s] == c.to_ascii_uppercase())
     }
 
     fn colour_name(&self, seat: Seat) -> &'static str {
@@ -210,8 +212,8 @@ impl Variant {
     pub fn letter(&self, cell: Cell, empty: char) -> char {
         match cell {
             Cell::Empty => empty,
-            Cell::Man(s) => self.letters[s as usize][0],
-            Cell::King(s) => self.letters[s as usize][1],
+            Cell::Man(s) => self.letters[s][0],
+            Cell::King(s) => self.letters[s][1],
         }
     }
 }
@@ -244,10 +246,14 @@ impl Grid {
     /// 21..=32.
     pub fn start(v: &Variant) -> Self {
         let mut g = Grid::empty();
-        let top: u8 = if v.down[0] { 0 } else { 1 };
+        let top = if v.down[Seat::First] {
+            Seat::First
+        } else {
+            Seat::Second
+        };
         for k in 0..12 {
             g.cells[DARK[k] as usize] = Cell::Man(top);
-            g.cells[DARK[k + 20] as usize] = Cell::Man(1 - top);
+            g.cells[DARK[k + 20] as usize] = Cell::Man(top.other());
         }
         g
     }
@@ -261,8 +267,8 @@ impl Grid {
         let mut n = [[0; 2]; 2];
         for &i in &DARK {
             match self.cells[i as usize] {
-                Cell::Man(s) => n[s as usize][0] += 1,
-                Cell::King(s) => n[s as usize][1] += 1,
+                Cell::Man(s) => n[s][0] += 1,
+                Cell::King(s) => n[s][1] += 1,
                 Cell::Empty => {}
             }
         }
@@ -275,8 +281,8 @@ impl Grid {
         let mut k = [0u32; 4];
         for (n, &i) in DARK.iter().enumerate() {
             match self.cells[i as usize] {
-                Cell::Man(s) => k[2 * s as usize] |= 1 << n,
-                Cell::King(s) => k[2 * s as usize + 1] |= 1 << n,
+                Cell::Man(s) => k[2 * s.index()] |= 1 << n,
+                Cell::King(s) => k[2 * s.index() + 1] |= 1 << n,
                 Cell::Empty => {}
             }
         }
@@ -305,7 +311,7 @@ impl Grid {
             return false;
         }
         let victim = self.cells[over as usize];
-        victim.seat() == Some(1 - seat)
+        victim.seat() == Some(seat.other())
             && self.cells[to as usize].is_empty()
             && (piece.is_king() || v.men_take_kings || !victim.is_king())
     }
@@ -387,7 +393,7 @@ impl Grid {
             }
         }
         let crowned = match piece {
-            Cell::Man(s) => row(to as u8) == v.crowning_row(s as Seat),
+            Cell::Man(s) => row(to as u8) == v.crowning_row(s),
             _ => false,
         };
         self.cells[to] = match piece {
@@ -408,15 +414,14 @@ impl Grid {
         for &i in &DARK {
             match self.cells[i as usize] {
                 Cell::Man(s) => {
-                    let s = s as usize;
                     let advanced = if v.down[s] { row(i) } else { 7 - row(i) };
                     score[s] += 100 + 3 * advanced as i32;
                 }
-                Cell::King(s) => score[s as usize] += 160,
+                Cell::King(s) => score[s] += 160,
                 Cell::Empty => {}
             }
         }
-        score[seat] - score[1 - seat]
+        score[seat] - score[seat.other()]
     }
 
     /// PDN FEN: `W:W21,22,K30:B1,2`. The side to move, then each colour's squares, kings with a
@@ -520,9 +525,9 @@ impl Grid {
                         ));
                     }
                     grid.cells[idx as usize] = if king {
-                        Cell::King(seat as u8)
+                        Cell::King(seat)
                     } else {
-                        Cell::Man(seat as u8)
+                        Cell::Man(seat)
                     };
                 }
             }
@@ -541,8 +546,7 @@ impl Grid {
     pub fn picture(&self, v: &Variant, colours: [Colour; 2], last: Option<&Move>) -> picture::Grid {
         let cells = self.cells.iter().map(|&c| v.letter(c, '.')).collect();
         let mut pieces = Vec::with_capacity(4);
-        for (seat, (colour, fill, ink)) in colours.into_iter().enumerate() {
-            let [man, king] = v.letters[seat];
+        for ([man, king], (colour, fill, ink)) in v.letters.into_iter().zip(colours) {
             pieces.push(picture::Piece::new(
                 man,
                 &format!("{colour} man"),
@@ -609,7 +613,7 @@ impl CaptureSearch<'_> {
                 continue;
             }
             let victim = self.cells[over as usize];
-            if victim.seat() != Some(1 - self.seat)
+            if victim.seat() != Some(self.seat.other())
                 || !self.cells[to as usize].is_empty()
                 || (victim.is_king() && !self.king && !self.v.men_take_kings)
             {

@@ -23,7 +23,6 @@ use super::picture::Picture;
 use super::position::{Textual, builtin_move};
 use super::{
     Fault, FaultKind, Game, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat, Seating, Step,
-    other,
 };
 
 /// Which of the two descriptions of the protocol a match follows.
@@ -246,7 +245,7 @@ pub struct JsonGame<P: JsonRules> {
 
 /// `player` numbers in this protocol are 1-based.
 fn player(seat: Seat) -> usize {
-    seat + 1
+    seat.index() + 1
 }
 
 impl<P: JsonRules> JsonGame<P> {
@@ -304,7 +303,7 @@ impl<P: JsonRules> JsonGame<P> {
         self.result = result;
         self.phase = Phase::Over;
         self.new_token();
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             out.to(seat, self.state_json(player(seat), true));
         }
         out.spectators(self.state_json(player(self.pos.to_move()), true));
@@ -468,8 +467,8 @@ impl<P: JsonRules> Game for JsonGame<P> {
             FaultKind::Illegal | FaultKind::Protocol => fault.detail.clone(),
         });
         self.log
-            .push(format!("Player {} wins.", player(other(seat))));
-        self.finish(player(other(seat)) as i32, out);
+            .push(format!("Player {} wins.", player(seat.other())));
+        self.finish(player(seat.other()) as i32, out);
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -499,7 +498,7 @@ impl<P: JsonRules> Game for JsonGame<P> {
             Phase::Handshake(_) => "waiting for the players' requests".to_string(),
             Phase::Playing => format!("{} to move", name(self.pos.to_move())),
             Phase::Over => match self.result {
-                1 | 2 => format!("{} wins", name(self.result as usize - 1)),
+                1 | 2 => format!("{} wins", name(Seat::BOTH[self.result as usize - 1])),
                 _ => "a draw".to_string(),
             },
         };
@@ -525,7 +524,7 @@ pub mod testing {
         };
         let mut game = JsonGame::new(P::start(), &seating, Dialect::Docs);
         let mut out = Outbox::default();
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             let request = format!(r#"{{"game": "{}"}}"#, P::NAME);
             assert_eq!(game.on_line(seat, &request, &mut out), Ok(Step::Done));
         }

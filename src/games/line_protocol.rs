@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::picture::{self, Picture};
 use super::position::{self, Position, builtin_move};
-use super::{Fault, Game, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat, Step, other};
+use super::{Fault, Game, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat, Step};
 
 /// The parameter every line game takes, for its list of parameters.
 pub const PACE: ParamSpec = ParamSpec {
@@ -90,8 +90,9 @@ impl<P: LineRules> Game for LineGame<P> {
             out.everyone(name);
         }
         // Players also learn their seat; spectators do not.
-        out.to(0, "0");
-        out.to(1, "1");
+        for seat in Seat::BOTH {
+            out.to(seat, seat.index().to_string());
+        }
     }
 
     fn awaiting(&self) -> [bool; 2] {
@@ -111,7 +112,7 @@ impl<P: LineRules> Game for LineGame<P> {
             })));
         }
         self.last = Some(mv);
-        out.to(other(seat), moved.clone());
+        out.to(seat.other(), moved.clone());
         out.spectators(moved);
         if self.pos.outcome().is_none() {
             out.pause(self.pace);
@@ -121,7 +122,7 @@ impl<P: LineRules> Game for LineGame<P> {
 
     fn on_fault(&mut self, seat: Seat, _fault: &Fault, out: &mut Outbox) {
         self.failed = true;
-        out.to(other(seat), "RETIRE");
+        out.to(seat.other(), "RETIRE");
         out.spectators("RETIRE");
     }
 
@@ -142,7 +143,7 @@ impl<P: LineRules> Game for LineGame<P> {
     }
 
     fn picture(&self) -> Picture {
-        let sides = [self.side(0), self.side(1)];
+        let sides = Seat::BOTH.map(|seat| self.side(seat));
         let status = match self.pos.outcome() {
             _ if self.failed => "game over: a player failed".to_string(),
             None => format!("{} to move", sides[self.pos.to_move()]),

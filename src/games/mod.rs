@@ -43,12 +43,82 @@ pub enum Framing {
     Json,
 }
 
-/// A seat index: 0 or 1. Every game here is for exactly two players.
-pub type Seat = usize;
+/// One of the two seats. Seat 0 (`First`) moves first in every game unless its rules say otherwise.
+///
+/// Every game here is for exactly two players, so a seat is one of two values rather than a
+/// number: a third seat cannot be named, and `other` needs no arithmetic that could underflow.
+/// Outside the program (logs, `--json`, file names, messages) a seat is still the number 0 or 1.
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(into = "u8", try_from = "u8")]
+pub enum Seat {
+    First = 0,
+    Second = 1,
+}
 
-/// The other seat.
-pub fn other(seat: Seat) -> Seat {
-    1 - seat
+impl Seat {
+    /// Both seats in seat order, for what is done to each in turn.
+    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
+
+    /// The seat's number, as logs, files and messages show it.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The opponent's seat.
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::First => Seat::Second,
+            Seat::Second => Seat::First,
+        }
+    }
+
+    /// The seat numbered `i`, if there is one: numbers come from outside (logs, bot indices).
+    pub fn from_index(i: usize) -> Option<Seat> {
+        match i {
+            0 => Some(Seat::First),
+            1 => Some(Seat::Second),
+            _ => None,
+        }
+    }
+}
+
+/// The number, as `usize` seats printed: `arena replay` quotes messages (`To(0, "...")`) with
+/// `{:?}` when a log and the referee disagree, and that text is part of the output.
+impl std::fmt::Debug for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.index(), f)
+    }
+}
+
+/// Per-seat pairs (names, scores, what is awaited) are indexed by seat directly.
+impl<T> std::ops::Index<Seat> for [T; 2] {
+    type Output = T;
+    fn index(&self, seat: Seat) -> &T {
+        &self[seat.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<Seat> for [T; 2] {
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self[seat.index()]
+    }
+}
+
+/// Serialised as its number, as the output contract has always written seats.
+impl From<Seat> for u8 {
+    fn from(seat: Seat) -> u8 {
+        seat as u8
+    }
+}
+
+impl TryFrom<u8> for Seat {
+    type Error = String;
+    fn try_from(n: u8) -> Result<Seat, String> {
+        Seat::from_index(n.into())
+            .ok_or_else(|| format!("seat {n} does not exist: seats are 0 and 1"))
+    }
 }
 
 /// Why a seat failed. The names are the `reason` values of the output contract.
@@ -304,8 +374,8 @@ impl Outbox {
     }
     /// The same line to both seats and the spectators.
     pub fn everyone(&mut self, line: &str) {
-        self.to(0, line);
-        self.to(1, line);
+        self.to(Seat::First, line);
+        self.to(Seat::Second, line);
         self.spectators(line);
     }
     pub fn pause(&mut self, seconds: f64) {
@@ -517,6 +587,38 @@ pub fn derive_seed(seed: u64, stream: u64) -> u64 {
 /// built-in bots play to the end within the game's limits, a finished game waits for no one,
 /// and lines that are not moves are refused without a panic.
 #[cfg(test)]
+mod seat_tests {
+    use super::*;
+
+    #[test]
+    fn seats_are_numbered_0_and_1_and_face_each_other() {
+        assert_eq!(Seat::BOTH.map(Seat::index), [0, 1]);
+        assert_eq!(Seat::BOTH.map(Seat::other), [Seat::Second, Seat::First]);
+        for seat in Seat::BOTH {
+            assert_eq!(Seat::from_index(seat.index()), Some(seat));
+            assert_eq!(seat.other().other(), seat);
+        }
+        assert_eq!(Seat::from_index(2), None);
+        let mut pair = ["a", "b"];
+        pair[Seat::Second] = "c";
+        assert_eq!((pair[Seat::First], pair[1]), ("a", "c"));
+    }
+
+    /// Logs, `--json` and messages showed seats as numbers before there was a type, and still do.
+    #[test]
+    fn seats_are_written_and_read_as_numbers() {
+        assert_eq!(serde_json::to_string(&Seat::BOTH).unwrap(), "[0,1]");
+        assert_eq!(serde_json::to_string(&Some(Seat::Second)).unwrap(), "1");
+        assert_eq!(serde_json::from_str::<Seat>("1").unwrap(), Seat::Second);
+        for bad in ["2", "-1", "\"0\"", "null"] {
+            assert!(serde_json::from_str::<Seat>(bad).is_err(), "{bad}");
+        }
+        let msg = Msg::To(Seat::Second, "x".into());
+        assert_eq!(format!("{msg:?}"), r#"To(1, "x")"#);
+    }
+}
+
+#[cfg(test)]
 mod fault_tests {
     use super::*;
 
@@ -569,7 +671,7 @@ mod suite {
                 game.start(&mut out);
                 let mut steps = 0;
                 while game.awaiting() != [false, false] {
-                    for seat in 0..2 {
+                    for seat in Seat::BOTH {
                         if !game.awaiting()[seat] {
                             continue;
                         }
@@ -608,7 +710,8 @@ mod suite {
                 let mut game = new_game(info, i as u64);
                 let mut out = Outbox::default();
                 game.start(&mut out);
-                let seat = (0..2)
+                let seat = Seat::BOTH
+                    .into_iter()
                     .find(|&s| game.awaiting()[s])
                     .expect("someone moves first");
                 match game.on_line(seat, line, &mut out) {

@@ -122,7 +122,7 @@ fn negamax<P: Position>(pos: &P, depth: u32, ply: i32, mut alpha: i32, beta: i32
     if let Some(o) = pos.outcome() {
         // The side to move in a finished position: compare its score with the other's.
         let scores = o.scores();
-        let (mine, theirs) = (scores[me], scores[1 - me]);
+        let (mine, theirs) = (scores[me], scores[me.other()]);
         return if mine > theirs {
             WIN - ply
         } else if mine < theirs {

@@ -1,7 +1,7 @@
 //! The judge: a game plus the failures seen so far, deciding the result. Shared by the live
 //! referee and by `arena replay`, so a replayed log is judged by exactly the same code.
 
-use crate::games::{Cause, Fault, Game, Outbox, Reason, Seat, Step, other};
+use crate::games::{Cause, Fault, Game, Outbox, Reason, Seat, Step};
 
 /// The result of a finished game, as the record and `--json` give it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -92,14 +92,14 @@ impl Judge {
         let plies = self.game.plies();
         if let Some(first) = self.first_fault {
             let fault = self.faults[first].as_ref().expect("recorded");
-            let both = self.faults[other(first)].is_some();
+            let both = self.faults[first.other()].is_some();
             let mut scores = [0.0; 2];
             if !both {
-                scores[other(first)] = 1.0;
+                scores[first.other()] = 1.0;
             }
             return Verdict {
                 scores,
-                winner: (!both).then_some(other(first)),
+                winner: (!both).then_some(first.other()),
                 reason: fault.kind.into(),
                 plies,
                 detail: Some(fault.detail.clone()),

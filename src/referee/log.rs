@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::games::{Cause, Fault, FaultKind, Outbox, Params, Seating};
+use crate::games::{Cause, Fault, FaultKind, Outbox, Params, Seat, Seating};
 
 fn is_refused(cause: &Cause) -> bool {
     *cause == Cause::Refused
@@ -46,6 +46,9 @@ pub fn clock(start_ms: u64, t: u64) -> u64 {
 }
 
 /// One line of the log, told apart by its keys. Written untagged; read through `Keys`.
+///
+/// Seats are kept as the numbers the log holds, not as `Seat`: an edited log may name any
+/// number, and `Recorded::read` refuses those with its own message, naming the line.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Entry<'a> {
@@ -238,21 +241,21 @@ impl GameLog {
         }
     }
 
-    pub fn sent(&mut self, seat: usize, line: &str) {
+    pub fn sent(&mut self, seat: Seat, line: &str) {
         let t = self.micros();
         self.write(&Entry::Sent {
             t,
-            to: seat,
+            to: seat.index(),
             line: Cow::Borrowed(line),
         });
     }
 
     /// Returns the time logged, in microseconds since the start.
-    pub fn received(&mut self, seat: usize, line: &str) -> u64 {
+    pub fn received(&mut self, seat: Seat, line: &str) -> u64 {
         let t = self.micros();
         self.write(&Entry::Received {
             t,
-            from: seat,
+            from: seat.index(),
             line: Cow::Borrowed(line),
         });
         t
@@ -267,11 +270,11 @@ impl GameLog {
     }
 
     /// Returns the time logged, in microseconds since the start.
-    pub fn fault(&mut self, seat: usize, fault: &Fault) -> u64 {
+    pub fn fault(&mut self, seat: Seat, fault: &Fault) -> u64 {
         let t = self.micros();
         self.write(&Entry::Fault {
             t,
-            fault: seat,
+            fault: seat.index(),
             kind: fault.kind,
             detail: Cow::Borrowed(&fault.detail),
             cause: fault.cause,
@@ -280,11 +283,11 @@ impl GameLog {
         t
     }
 
-    pub fn exit(&mut self, seat: usize, status: &str) {
+    pub fn exit(&mut self, seat: Seat, status: &str) {
         let t = self.micros();
         self.write(&Entry::Exit {
             t,
-            exit: seat,
+            exit: seat.index(),
             status: Cow::Borrowed(status),
         });
     }
@@ -439,9 +442,12 @@ impl<'a> Recorded<'a> {
 /// logged time. Returns whether the entry was one of those.
 pub fn apply(judge: &mut super::Judge, start_ms: u64, entry: &Entry, out: &mut Outbox) -> bool {
     match entry {
-        Entry::Received { t, from, line } if *from < 2 => {
+        Entry::Received { t, from, line } => {
+            let Some(seat) = Seat::from_index(*from) else {
+                return false;
+            };
             out.now_ms = clock(start_ms, *t);
-            let _ = judge.line(*from, line, out);
+            let _ = judge.line(seat, line, out);
             true
         }
         // A refused line was already judged a fault when it was replayed.
@@ -452,11 +458,14 @@ pub fn apply(judge: &mut super::Judge, start_ms: u64, entry: &Entry, out: &mut O
             detail,
             cause,
             at_move,
-        } if *fault < 2 && !judge.has_failed(*fault) => {
+        } => {
+            let Some(seat) = Seat::from_index(*fault).filter(|&s| !judge.has_failed(s)) else {
+                return false;
+            };
             out.now_ms = clock(start_ms, *t);
             let mut f = Fault::new(*kind, detail.to_string()).because(*cause);
             f.at_move = *at_move;
-            judge.fault(*fault, f, out);
+            judge.fault(seat, f, out);
             true
         }
         _ => false,
@@ -551,7 +560,7 @@ mod tests {
                 .map(|i| {
                     let path = dir.path().join(format!("{n}-{i}.jsonl"));
                     let (mut log, _) = GameLog::create(&path, header()).unwrap();
-                    log.sent(0, "ROCK");
+                    log.sent(Seat::First, "ROCK");
                     (log, serde_json::json!({ "game": i }))
                 })
                 .collect();

@@ -14,7 +14,7 @@ use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
 use crate::error::{Error, Result};
 use crate::games::{
-    Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Seating, Step, derive_seed,
+    Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Seat, Seating, Step, derive_seed,
 };
 
 pub mod judge;
@@ -89,8 +89,8 @@ pub fn format_score(x: f64) -> String {
 }
 
 /// The stderr capture file of a seat, beside the game log.
-pub fn stderr_path(log_path: &std::path::Path, seat: usize) -> PathBuf {
-    log_path.with_extension(format!("seat{seat}.stderr"))
+pub fn stderr_path(log_path: &std::path::Path, seat: Seat) -> PathBuf {
+    log_path.with_extension(format!("seat{}.stderr", seat.index()))
 }
 
 enum SeatIo {
@@ -108,7 +108,8 @@ enum SeatIo {
     Gone,
 }
 
-struct Seat {
+/// A seat's bot and the state of its turn.
+struct SeatState {
     io: SeatIo,
     /// When the current wait for this seat began: the moment its prompt was written.
     turn_start: Option<Instant>,
@@ -120,8 +121,8 @@ struct Seat {
 /// not start it.
 async fn open_seat(
     setup: &MatchSetup,
-    seat: usize,
-) -> std::result::Result<(Seat, Option<Fault>), String> {
+    seat: Seat,
+) -> std::result::Result<(SeatState, Option<Fault>), String> {
     let bot = &setup.players[seat].bot;
     let (io, fault) = match &bot.command {
         BotCommand::Builtin(name) => (
@@ -129,7 +130,7 @@ async fn open_seat(
                 name: name.clone(),
                 rng: Box::new(ChaCha8Rng::seed_from_u64(derive_seed(
                     setup.seed,
-                    100 + seat as u64,
+                    100 + seat.index() as u64,
                 ))),
             },
             None,
@@ -153,12 +154,12 @@ async fn open_seat(
             Err(StartError::Arena(e)) => return Err(e),
         },
     };
-    let seat = Seat {
+    let state = SeatState {
         io,
         turn_start: None,
         moves: 0,
     };
-    Ok((seat, fault))
+    Ok((state, fault))
 }
 
 /// Where the referee's output goes: the log, the seats, the spectators.
@@ -171,7 +172,7 @@ struct Wire<'a> {
 
 impl Wire<'_> {
     /// Log and deliver a game's messages in order; each seat's lines go out in one write.
-    async fn deliver(&mut self, out: &mut Outbox, seats: &mut [Seat; 2]) {
+    async fn deliver(&mut self, out: &mut Outbox, seats: &mut [SeatState; 2]) {
         for msg in out.take() {
             match msg {
                 Msg::To(seat, line) => {
@@ -196,15 +197,15 @@ impl Wire<'_> {
         self.flush(seats).await;
     }
 
-    async fn flush(&mut self, seats: &mut [Seat; 2]) {
-        for (seat, buf) in seats.iter_mut().zip(self.buf.iter_mut()) {
+    async fn flush(&mut self, seats: &mut [SeatState; 2]) {
+        for (state, buf) in seats.iter_mut().zip(self.buf.iter_mut()) {
             if buf.is_empty() {
                 continue;
             }
-            if let SeatIo::Remote { conn, broken } = &mut seat.io
+            if let SeatIo::Remote { conn, broken } = &mut state.io
                 && broken.is_none()
             {
-                let at = seat.moves + 1;
+                let at = state.moves + 1;
                 *broken = match tokio::time::timeout(self.timeout, conn.send(buf)).await {
                     Ok(Ok(())) => None,
                     Ok(Err(e)) => Some(
@@ -335,12 +336,15 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
     if again {
         // Made at a bot's first byte: one left by the last attempt at this game must not pass
         // for what this one's bots said.
-        for seat in [0, 1] {
+        for seat in Seat::BOTH {
             let _ = std::fs::remove_file(stderr_path(&setup.log_path, seat));
         }
     }
     let started = Instant::now();
-    let (seat0, seat1) = tokio::join!(open_seat(&setup, 0), open_seat(&setup, 1));
+    let (seat0, seat1) = tokio::join!(
+        open_seat(&setup, Seat::First),
+        open_seat(&setup, Seat::Second)
+    );
     // A seat that did start is closed (its bot killed) when dropped here.
     let ((s0, f0), (s1, f1)) = match (seat0, seat1) {
         (Ok(a), Ok(b)) => (a, b),
@@ -352,7 +356,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
             // Not played: nothing of it may pass for a game. Without its log, a resume would
             // not know to clear what a bot that did start wrote on its stderr meanwhile.
             drop(log);
-            for path in [0, 1].map(|seat| stderr_path(&setup.log_path, seat)) {
+            for path in Seat::BOTH.map(|seat| stderr_path(&setup.log_path, seat)) {
                 let _ = std::fs::remove_file(path);
             }
             let _ = std::fs::remove_file(&setup.log_path);
@@ -377,7 +381,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
     judge.start(&mut out);
     freeze_idle(&mut seats, judge.awaiting(), &setup);
     wire.deliver(&mut out, &mut seats).await;
-    for (seat, fault) in [f0, f1].into_iter().enumerate() {
+    for (seat, fault) in Seat::BOTH.into_iter().zip([f0, f1]) {
         if let Some(f) = fault {
             out.now_ms = clock(start_ms, wire.log.fault(seat, &f));
             judge.fault(seat, f, &mut out);
@@ -417,7 +421,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
     let ((e0, c0), (e1, c1)) = tokio::join!(close(a.io), close(b.io));
     // Whatever escaped the bots' process groups and was re-parented to arena goes too.
     crate::bot::reaper::sweep();
-    for (seat, status) in [e0, e1].into_iter().enumerate() {
+    for (seat, status) in Seat::BOTH.into_iter().zip([e0, e1]) {
         if let Some(status) = status {
             wire.log.exit(seat, &status);
         }
@@ -449,8 +453,8 @@ async fn close(io: SeatIo) -> (Option<String>, Option<Capture>) {
     }
 }
 
-fn allowance(seat: &Seat, setup: &MatchSetup) -> Duration {
-    if seat.moves == 0 {
+fn allowance(state: &SeatState, setup: &MatchSetup) -> Duration {
+    if state.moves == 0 {
         setup.startup_timeout
     } else {
         setup.timeout
@@ -458,12 +462,12 @@ fn allowance(seat: &Seat, setup: &MatchSetup) -> Duration {
 }
 
 /// Stop the bots the game will not wait for (unless they may ponder).
-fn freeze_idle(seats: &mut [Seat; 2], awaiting: [bool; 2], setup: &MatchSetup) {
+fn freeze_idle(seats: &mut [SeatState; 2], awaiting: [bool; 2], setup: &MatchSetup) {
     if setup.ponder {
         return;
     }
-    for (seat, awaited) in seats.iter_mut().zip(awaiting) {
-        if let (SeatIo::Remote { conn, .. }, false) = (&mut seat.io, awaited) {
+    for (state, awaited) in seats.iter_mut().zip(awaiting) {
+        if let (SeatIo::Remote { conn, .. }, false) = (&mut state.io, awaited) {
             conn.set_frozen(true);
         }
     }
@@ -472,40 +476,41 @@ fn freeze_idle(seats: &mut [Seat; 2], awaiting: [bool; 2], setup: &MatchSetup) {
 /// Wait for whichever awaited seat speaks first, or fails: misses its deadline, exits, floods.
 /// Built-in bots answer at once; a seat whose input broke fails as soon as it is awaited.
 async fn next_line(
-    seats: &mut [Seat; 2],
+    seats: &mut [SeatState; 2],
     awaiting: [bool; 2],
     judge: &Judge,
     setup: &MatchSetup,
-) -> (usize, std::result::Result<String, Fault>) {
+) -> (Seat, std::result::Result<String, Fault>) {
     if !setup.ponder {
         // Frozen while not awaited; games where both move at once (roshambo) await both.
-        for (i, seat) in seats.iter_mut().enumerate() {
-            if let SeatIo::Remote { conn, .. } = &mut seat.io {
-                conn.set_frozen(!awaiting[i]);
+        for (state, awaited) in seats.iter_mut().zip(awaiting) {
+            if let SeatIo::Remote { conn, .. } = &mut state.io {
+                conn.set_frozen(!awaited);
             }
         }
     }
     let now = Instant::now();
-    for (i, seat) in seats.iter_mut().enumerate() {
-        if !awaiting[i] {
+    for seat in Seat::BOTH {
+        if !awaiting[seat] {
             continue;
         }
-        seat.turn_start.get_or_insert(now);
-        match &mut seat.io {
+        let state = &mut seats[seat];
+        state.turn_start.get_or_insert(now);
+        match &mut state.io {
             SeatIo::Builtin { name, rng } => {
-                return (i, Ok(judge.game().builtin_line(i, name, rng)));
+                return (seat, Ok(judge.game().builtin_line(seat, name, rng)));
             }
             SeatIo::Remote {
                 broken: Some(f), ..
-            } => return (i, Err(f.clone())),
+            } => return (seat, Err(f.clone())),
             SeatIo::Remote { .. } => {}
             SeatIo::Gone => unreachable!("a seat that never started has failed already"),
         }
     }
     let [s0, s1] = seats;
     let (seat, event) = tokio::select! {
-        e = wait(s0, setup), if awaiting[0] => (0, e),
-        e = wait(s1, setup), if awaiting[1] => (1, e),
+        e = wait(s0, setup), if awaiting[0] => (Seat::First, e),
+        e = wait(s1, setup), if awaiting[1] => (Seat::Second, e),
     };
     let s = &seats[seat];
     let at = s.moves + 1;
@@ -527,9 +532,9 @@ async fn next_line(
     (seat, heard)
 }
 
-async fn wait(seat: &mut Seat, setup: &MatchSetup) -> Event {
-    let deadline = seat.turn_start.unwrap_or_else(Instant::now) + allowance(seat, setup);
-    match &mut seat.io {
+async fn wait(state: &mut SeatState, setup: &MatchSetup) -> Event {
+    let deadline = state.turn_start.unwrap_or_else(Instant::now) + allowance(state, setup);
+    match &mut state.io {
         SeatIo::Remote { conn, .. } => conn.next_event(deadline).await,
         _ => unreachable!("only remote seats are waited on"),
     }

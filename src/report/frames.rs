@@ -7,6 +7,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::games::Seat;
 use crate::games::picture::Picture;
 use crate::referee::log::Entry;
 use crate::referee::log::{Recorded, apply};
@@ -79,7 +80,7 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
     }];
     let mut said: Vec<String> = Vec::new();
     for (_, entry) in &entries {
-        let failed = [judge.has_failed(0), judge.has_failed(1)];
+        let failed = Seat::BOTH.map(|s| judge.has_failed(s));
         if !apply(&mut judge, header.start_ms, entry, &mut out) {
             continue;
         }
@@ -92,7 +93,9 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
             Entry::Fault { t, .. } => *t,
             _ => unreachable!("apply takes only lines and failures"),
         };
-        let newly_failed = (0..2).find(|&s| !failed[s] && judge.has_failed(s));
+        let newly_failed = Seat::BOTH
+            .into_iter()
+            .find(|&s| !failed[s] && judge.has_failed(s));
         let picture = judge.game().picture();
         let changed = frames.last().is_none_or(|f| f.picture != picture);
         if !changed && newly_failed.is_none() {
@@ -120,7 +123,7 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
     }
     Ok(GameView {
         frames,
-        stderr: [0, 1].map(|s| {
+        stderr: Seat::BOTH.map(|s| {
             let path = stderr_path(log, s);
             if has_stderr(&path) {
                 stderr_tail(&path)

@@ -110,9 +110,9 @@ fn failures(names: &[String], rows: &[GameRow]) -> Vec<[u32; 4]> {
             "protocol" => 3,
             _ => continue,
         };
-        for (seat, failed) in row.failed().into_iter().enumerate() {
+        for (name, failed) in row.names().into_iter().zip(row.failed()) {
             if failed {
-                counts[index[row.names()[seat]]][kind] += 1;
+                counts[index[name]][kind] += 1;
             }
         }
     }

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::games::Reason;
+use crate::games::{Reason, Seat};
 use crate::ratings::{self, GameScore};
 use crate::referee::{GameRecord, stderr_path};
 
@@ -279,11 +279,11 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
         let seats = [index[row.seat0.as_str()], index[row.seat1.as_str()]];
         let points = [row.score0, row.score1];
         let failed = row.failed();
-        for s in 0..2 {
+        for s in Seat::BOTH {
             let t = &mut table[seats[s]];
             t.games += 1;
             t.score += points[s];
-            match points[s].partial_cmp(&points[1 - s]) {
+            match points[s].partial_cmp(&points[s.other()]) {
                 Some(std::cmp::Ordering::Greater) => t.wins += 1,
                 Some(std::cmp::Ordering::Equal) if points[s] > 0.0 => t.draws += 1,
                 _ => t.losses += 1,
@@ -431,12 +431,15 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
         let mut against = vec![(0.0f64, 0u32); references.len()];
         let (mut total, mut games) = (0.0, 0);
         let mut failures: BTreeMap<Reason, u32> = BTreeMap::new();
-        let mut first: Option<(&GameRow, usize)> = None;
+        let mut first: Option<(&GameRow, Seat)> = None;
         for row in &ordered {
-            let Some(seat) = row.names().iter().position(|n| n == student) else {
+            let Some(seat) = Seat::BOTH
+                .into_iter()
+                .find(|&s| row.names()[s] == student.as_str())
+            else {
                 continue;
             };
-            let other = row.names()[1 - seat];
+            let other = row.names()[seat.other()];
             let pts = [row.score0, row.score1][seat];
             if let Some(r) = references.iter().position(|r| r == other) {
                 against[r].0 += pts;

@@ -4,6 +4,7 @@
 //! by half a cell per row makes touch, so the drawing is the board with no remapping.
 
 use super::rules::{BASE, Board, Move, Point, ROWS, idx, num_of, row_of, row_span};
+use crate::games::Seat;
 use crate::games::picture::{Grid, Piece, Shape, View};
 
 const SIDE: u32 = 13;
@@ -41,10 +42,10 @@ impl Board {
                 ground.push(if BASE.contains(&p) { '*' } else { '.' });
                 cells.push(match self.at(p) {
                     None => '.',
-                    Some((0, false)) => 'o',
-                    Some((0, true)) => 'O',
-                    Some((_, false)) => 'x',
-                    Some((_, true)) => 'X',
+                    Some((Seat::First, false)) => 'o',
+                    Some((Seat::First, true)) => 'O',
+                    Some((Seat::Second, false)) => 'x',
+                    Some((Seat::Second, true)) => 'X',
                 });
             }
         }

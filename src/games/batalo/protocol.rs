@@ -4,7 +4,7 @@
 use super::rules::{Board, Move, points};
 use crate::games::line_protocol::LineRules;
 use crate::games::position::Position;
-use crate::games::{Params, picture};
+use crate::games::{Params, Seat, picture};
 
 /// Moves the built-in `search` looks ahead.
 pub const SEARCH_DEPTH: u32 = 3;
@@ -27,7 +27,7 @@ impl LineRules for Board {
 
     fn picture(&self, last: Option<&Move>, sides: &[String; 2]) -> (picture::Board, Vec<String>) {
         let mut notes = vec![format!("move {} of {}", self.plies(), self.max_plies())];
-        for (seat, side) in sides.iter().enumerate() {
+        for (seat, side) in Seat::BOTH.into_iter().zip(sides) {
             let column = points().any(|p| self.at(p) == Some((seat, true)));
             let stones = self.count(seat) - column as usize;
             let column = if column { "column" } else { "no column" };
@@ -41,6 +41,7 @@ impl LineRules for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::{Draw, Fault, FaultKind, Game, Msg, Outbox, Outcome, Seat, Seating, Step};
 
     fn game(max_moves: &str) -> Box<dyn Game> {
@@ -81,15 +82,18 @@ mod tests {
         let mut out = Outbox::default();
         g.start(&mut out);
         let msgs = out.take();
-        assert_eq!(lines_to(&msgs, Some(0)), ["A", "B", "0"]);
-        assert_eq!(lines_to(&msgs, Some(1)), ["A", "B", "1"]);
+        assert_eq!(lines_to(&msgs, Some(First)), ["A", "B", "0"]);
+        assert_eq!(lines_to(&msgs, Some(Second)), ["A", "B", "1"]);
         assert_eq!(lines_to(&msgs, None), ["A", "B"]);
         assert_eq!(g.awaiting(), [true, false]);
-        assert_eq!(g.on_line(0, " G4 - g6 ", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(First, " G4 - g6 ", &mut out), Ok(Step::Done));
         let msgs = out.take();
         assert_eq!(
             msgs,
-            [Msg::To(1, "g4-g6".into()), Msg::Spectators("g4-g6".into())],
+            [
+                Msg::To(Second, "g4-g6".into()),
+                Msg::Spectators("g4-g6".into())
+            ],
             "normalised, and no echo to the mover"
         );
         assert_eq!(g.awaiting(), [false, true]);
@@ -106,8 +110,8 @@ mod tests {
         assert!(start.last.is_empty());
         assert_eq!(notes[0], "O (A) to move");
         assert_eq!(notes[2], "O (A): column, 6 stones");
-        g.on_line(0, "f3-e2", &mut out).unwrap();
-        g.on_line(1, "g10-g8", &mut out).unwrap();
+        g.on_line(First, "f3-e2", &mut out).unwrap();
+        g.on_line(Second, "g10-g8", &mut out).unwrap();
         let q = g.picture();
         let (after, notes) = (q.grid(), &q.notes);
         let changed: Vec<usize> = (0..169)
@@ -129,21 +133,21 @@ mod tests {
         g.start(&mut out);
         out.take();
         for line in ["", "g4", "g4 g6", "hello-world", "a9-a1", "g4-g6-g8"] {
-            let e = g.on_line(0, line, &mut out).unwrap_err();
+            let e = g.on_line(First, line, &mut out).unwrap_err();
             assert_eq!(e.kind, FaultKind::Protocol, "{line:?}");
         }
-        let e = g.on_line(0, "g4-g9", &mut out).unwrap_err();
+        let e = g.on_line(First, "g4-g9", &mut out).unwrap_err();
         assert_eq!(
             e,
             Fault::illegal("g4-g9: the column's path is blocked at g5")
         );
-        let e = g.on_line(0, "g10-g8", &mut out).unwrap_err();
+        let e = g.on_line(First, "g10-g8", &mut out).unwrap_err();
         assert_eq!(e.kind, FaultKind::Illegal);
-        g.on_fault(0, &e, &mut out);
+        g.on_fault(First, &e, &mut out);
         assert_eq!(
             out.take(),
             [
-                Msg::To(1, "RETIRE".into()),
+                Msg::To(Second, "RETIRE".into()),
                 Msg::Spectators("RETIRE".into())
             ]
         );
@@ -157,22 +161,22 @@ mod tests {
         let mut out = Outbox::default();
         g.start(&mut out);
         for (seat, m) in [
-            (0, "g4-g6"),
-            (1, "g10-g8"),
-            (0, "g6-g8"),
-            (1, "h11-i11"),
-            (0, "g8-g9"),
-            (1, "h10-i10"),
-            (0, "g9-g10"),
+            (First, "g4-g6"),
+            (Second, "g10-g8"),
+            (First, "g6-g8"),
+            (Second, "h11-i11"),
+            (First, "g8-g9"),
+            (Second, "h10-i10"),
+            (First, "g9-g10"),
         ] {
             assert_eq!(g.on_line(seat, m, &mut out), Ok(Step::Done), "{m}");
         }
         assert_eq!(g.awaiting(), [false, false]);
-        assert_eq!(g.outcome(), Some(Outcome::win(0)));
+        assert_eq!(g.outcome(), Some(Outcome::win(First)));
         assert_eq!(lines_to(&out.take(), None).last().unwrap(), "g9-g10");
         let mut g = game("2");
-        g.on_line(0, "f3-e2", &mut out).unwrap();
-        g.on_line(1, "f9-e8", &mut out).unwrap();
+        g.on_line(First, "f3-e2", &mut out).unwrap();
+        g.on_line(Second, "f9-e8", &mut out).unwrap();
         assert_eq!(g.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert_eq!(g.awaiting(), [false, false]);
     }

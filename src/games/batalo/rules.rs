@@ -152,7 +152,7 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
 
 /// Seat of a piece, `None` for an empty or off-board cell.
 fn owner(cell: u8) -> Option<Seat> {
-    (cell >= STONE).then(|| ((cell - STONE) / 2) as Seat)
+    (cell >= STONE).then(|| Seat::BOTH[((cell - STONE) / 2) as usize])
 }
 
 fn is_column(cell: u8) -> bool {
@@ -160,7 +160,7 @@ fn is_column(cell: u8) -> bool {
 }
 
 fn piece(seat: Seat, column: bool) -> u8 {
-    (if column { COLUMN } else { STONE }) + 2 * seat as u8
+    (if column { COLUMN } else { STONE }) + 2 * seat.index() as u8
 }
 
 fn step(p: Point, d: isize) -> Point {
@@ -275,7 +275,7 @@ impl Board {
         }
         Board {
             cells,
-            to_move: 0,
+            to_move: Seat::First,
             plies: 0,
             max_plies: DEFAULT_MAX_PLIES,
             pieces: [[0; STONES + 1]; 2],
@@ -316,8 +316,8 @@ impl Board {
             ));
         };
         let seat_of = |s: &str| match s {
-            "O" | "o" => Some(0),
-            "X" | "x" => Some(1),
+            "O" | "o" => Some(Seat::First),
+            "X" | "x" => Some(Seat::Second),
             _ => None,
         };
         let mut board = Board::empty();
@@ -370,11 +370,11 @@ impl Board {
                 board.count[seat] += 1;
             }
         }
-        let on_base = |s: Seat| owner(board.cells[BASE[1 - s]]) == Some(s);
-        if on_base(0) && on_base(1) {
+        let on_base = |s: Seat| owner(board.cells[BASE[s.other()]]) == Some(s);
+        if on_base(Seat::First) && on_base(Seat::Second) {
             return Err("both sides stand on the enemy base".into());
         }
-        if board.count(0) == 0 && board.count(1) == 0 {
+        if board.count(Seat::First) == 0 && board.count(Seat::Second) == 0 {
             return Err("neither side has a piece".into());
         }
         board.settle();
@@ -398,7 +398,12 @@ impl Board {
             }
             format!("{}{}", SIDE_LETTER[seat], items.join(","))
         };
-        format!("{}:{}:{}", SIDE_LETTER[self.to_move], list(0), list(1))
+        format!(
+            "{}:{}:{}",
+            SIDE_LETTER[self.to_move],
+            list(Seat::First),
+            list(Seat::Second)
+        )
     }
 
     /// What stands on a point: `None` (empty) or `Some((seat, is_column))`.
@@ -432,8 +437,8 @@ impl Board {
                 let p = idx(r, c);
                 let cell = self.cells[p];
                 line[x(c)] = match owner(cell) {
-                    Some(0) => b'o',
-                    Some(_) => b'x',
+                    Some(Seat::First) => b'o',
+                    Some(Seat::Second) => b'x',
                     None if BASE.contains(&p) => b'*',
                     None => b'.',
                 };
@@ -479,7 +484,7 @@ impl Board {
             top -= 1;
             let at = stack[top];
             // Landing on the enemy base wins: the move ends there.
-            if at == BASE[1 - seat] {
+            if at == BASE[seat.other()] {
                 continue;
             }
             for d in DIRS {
@@ -536,7 +541,7 @@ impl Board {
 
     /// Whether a column of `seat` may end a slide on `p`, which holds `cell`.
     fn capturable(&self, p: Point, cell: u8, seat: Seat) -> bool {
-        owner(cell) == Some(1 - seat) && !(is_column(cell) && p == BASE[1 - seat])
+        owner(cell) == Some(seat.other()) && !(is_column(cell) && p == BASE[seat.other()])
     }
 
     /// The points of `seat`'s pieces.
@@ -570,14 +575,15 @@ impl Board {
     fn settle(&mut self) {
         // A side wins with a piece on the enemy base or with no enemy piece left (both at once
         // cannot happen: the mover neither loses pieces nor leaves the enemy base).
-        let won = |s: Seat| owner(self.cells[BASE[1 - s]]) == Some(s) || self.count[1 - s] == 0;
-        self.result = if won(0) {
-            Some(Outcome::win(0))
-        } else if won(1) {
-            Some(Outcome::win(1))
+        let won =
+            |s: Seat| owner(self.cells[BASE[s.other()]]) == Some(s) || self.count[s.other()] == 0;
+        self.result = if won(Seat::First) {
+            Some(Outcome::win(Seat::First))
+        } else if won(Seat::Second) {
+            Some(Outcome::win(Seat::Second))
         } else if !self.has_move(self.to_move) {
             // Arena's rule: a side that cannot move loses.
-            Some(Outcome::win(1 - self.to_move))
+            Some(Outcome::win(self.to_move.other()))
         } else if self.max_plies > 0 && self.plies >= self.max_plies {
             Some(Outcome::Drawn(Draw::Limit))
         } else {
@@ -622,9 +628,9 @@ impl Board {
                 Some(Some(block)) => {
                     format!("the column's path is blocked at {}", point_name(block))
                 }
-                _ if is_column(self.cells[to]) && to == BASE[1 - me] => format!(
+                _ if is_column(self.cells[to]) && to == BASE[me.other()] => format!(
                     "the {} column on its home base {tname} cannot be captured",
-                    SIDE_LETTER[1 - me]
+                    SIDE_LETTER[me.other()]
                 ),
                 // In line and clear: only an unlisted case would get here.
                 Some(None) => format!("the column cannot move to {tname}"),
@@ -721,7 +727,7 @@ impl Position for Board {
         self.cells[mv.to] = self.cells[mv.from];
         self.cells[mv.from] = EMPTY;
         self.plies += 1;
-        self.to_move = 1 - self.to_move;
+        self.to_move = self.to_move.other();
         self.settle();
     }
 
@@ -742,13 +748,13 @@ impl Position for Board {
     /// the same for the opponent.
     fn evaluate(&self, seat: Seat) -> i32 {
         let mut score = [0i32; 2];
-        for (s, total) in score.iter_mut().enumerate() {
+        for (s, total) in Seat::BOTH.into_iter().zip(&mut score) {
             for p in self.pieces(s) {
                 let worth = if is_column(self.cells[p]) { 300 } else { 100 };
                 *total += worth + 6 * (12 - GOAL[s][p]);
             }
         }
-        score[seat] - score[1 - seat]
+        score[seat] - score[seat.other()]
     }
 }
 
@@ -769,6 +775,7 @@ impl crate::games::position::Textual for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::position::{perft, suite};
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;
@@ -881,7 +888,7 @@ mod tests {
             pos(" o : x(G10), f9 : o(g4),f3 ").position_text(),
             "O:O(g4),f3:X(g10),f9"
         );
-        assert_eq!(pos("X:O:X(g10)").count(0), 0);
+        assert_eq!(pos("X:O:X(g10)").count(First), 0);
         let b = pos("X:Oe5,(b2):Xh9");
         assert_eq!(pos(&b.position_text()), b);
         for bad in [
@@ -912,9 +919,9 @@ mod tests {
             "the column hops over the stone on g5"
         );
         b.play_unchecked(&mv("g4-g6"));
-        assert_eq!(b.at(parse_point("g6").unwrap()), Some((0, true)));
+        assert_eq!(b.at(parse_point("g6").unwrap()), Some((First, true)));
         assert_eq!(b.at(BASE[0]), None);
-        assert_eq!(b.to_move(), 1);
+        assert_eq!(b.to_move(), Second);
         assert_eq!(b.outcome(), None);
     }
 
@@ -1003,8 +1010,8 @@ mod tests {
             "g6-g10: the column's path is blocked at g9"
         );
         b.play_unchecked(&mv("g6-g9"));
-        assert_eq!(b.at(parse_point("g9").unwrap()), Some((0, true)));
-        assert_eq!(b.count(1), 2);
+        assert_eq!(b.at(parse_point("g9").unwrap()), Some((First, true)));
+        assert_eq!(b.count(Second), 2);
         assert_eq!(b.outcome(), None);
         // A column captures a column away from its base, and a stone never captures.
         let mut b = pos("O:O(e5),d5:X(e7),d6");
@@ -1016,7 +1023,7 @@ mod tests {
                 .contains("stones never capture")
         );
         b.play_unchecked(&mv("e5-e7"));
-        assert_eq!(b.count(1), 1);
+        assert_eq!(b.count(Second), 1);
     }
 
     #[test]
@@ -1039,16 +1046,16 @@ mod tests {
         let mut b = pos("O:Og9,(a1):X(m13),f9");
         assert!(b.is_legal(&mv("g9-g10")));
         b.play_unchecked(&mv("g9-g10"));
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
         assert!(b.legal_moves().is_empty());
         // A column slides onto it; X reaches O's base with a hop.
         let mut b = pos("O:O(g12):X(m13),f9");
         b.play_unchecked(&mv("g12-g10"));
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
         let mut b = pos("X:O(a1):Xg2,g3,(m13)");
         assert!(b.is_legal(&mv("g2-g4")));
         b.play_unchecked(&mv("g2-g4"));
-        assert_eq!(b.outcome(), Some(Outcome::win(1)));
+        assert_eq!(b.outcome(), Some(Outcome::win(Second)));
         // A hop chain ends on the enemy base: it cannot go on through it.
         let b = pos("O:Og8,g9,g11,(a1):X(m13)");
         assert!(b.is_legal(&mv("g8-g10")));
@@ -1059,9 +1066,9 @@ mod tests {
     fn eliminating_every_enemy_piece_wins() {
         let mut b = pos("O:O(e5):Xe8");
         b.play_unchecked(&mv("e5-e8"));
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
         assert!(b.legal_moves().is_empty());
-        assert_eq!(pos("O:O(e5):X").outcome(), Some(Outcome::win(0)));
+        assert_eq!(pos("O:O(e5):X").outcome(), Some(Outcome::win(First)));
     }
 
     #[test]
@@ -1070,7 +1077,7 @@ mod tests {
         // and nothing of X's to hop over.
         let b = pos("X:Oa2,b1,b2,(m13):Xa1");
         assert!(b.legal_moves().is_empty());
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
         // The same with O to move: O moves, the game goes on.
         assert_eq!(pos("O:Oa2,b1,b2,(m13):Xa1").outcome(), None);
     }
@@ -1088,7 +1095,7 @@ mod tests {
         // A win on the last move is a win.
         let mut b = pos("O:Og9,(a1):X(m13),f9").with_max_plies(1);
         b.play_unchecked(&mv("g9-g10"));
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
         // 0: no limit.
         let mut b = Board::start().with_max_plies(0);
         b.play_unchecked(&mv("f3-e2"));
@@ -1250,10 +1257,10 @@ mod tests {
                 }
                 if let Some((s, column)) = b.at(idx(r as usize, c as usize)) {
                     let ch = match (s, column) {
-                        (0, false) => 'o',
-                        (0, true) => 'O',
-                        (_, false) => 'x',
-                        (_, true) => 'X',
+                        (First, false) => 'o',
+                        (First, true) => 'O',
+                        (Second, false) => 'x',
+                        (Second, true) => 'X',
                     };
                     map.insert((r, c), ch);
                 }
@@ -1267,7 +1274,7 @@ mod tests {
         if reference::over(&map) {
             return Vec::new();
         }
-        let moves = reference::moves(&map, b.to_move() == 0);
+        let moves = reference::moves(&map, b.to_move() == First);
         if b.max_plies() > 0 && b.plies() >= b.max_plies() && !moves.is_empty() {
             return Vec::new();
         }

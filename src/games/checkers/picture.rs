@@ -30,6 +30,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::json_protocol::testing::{move_line, started};
     use crate::games::{Game, Outbox, Step};
 
@@ -66,10 +67,10 @@ mod tests {
         let mut game = started::<Board>();
         let mut out = Outbox::default();
         for (seat, mv, last) in [
-            (0, "[21, 28]", vec![21, 28]),
-            (1, "[42, 35]", vec![42, 35]),
+            (First, "[21, 28]", vec![21, 28]),
+            (Second, "[42, 35]", vec![42, 35]),
             // Black must jump 35, landing on the square red left.
-            (0, "[28, 42]", vec![28, 42, 35]),
+            (First, "[28, 42]", vec![28, 42, 35]),
         ] {
             let line = move_line(&game, mv);
             assert_eq!(game.on_line(seat, &line, &mut out), Ok(Step::Done), "{mv}");

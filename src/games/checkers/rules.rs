@@ -51,7 +51,7 @@ impl Board {
     pub fn start() -> Board {
         Board {
             grid: Grid::start(&VARIANT),
-            to_move: 0,
+            to_move: Seat::First,
             plies: 0,
             quiet: 0,
         }
@@ -145,14 +145,14 @@ impl Position for Board {
             self.quiet + 1
         };
         self.plies += 1;
-        self.to_move = 1 - self.to_move;
+        self.to_move = self.to_move.other();
     }
 
     fn outcome(&self) -> Option<Outcome> {
         // Having no move is checked first: a side left without a move on the 80th quiet ply
         // has lost, the draw does not rescue it.
         if !self.grid.has_move(self.to_move, &VARIANT) {
-            return Some(Outcome::win(1 - self.to_move));
+            return Some(Outcome::win(self.to_move.other()));
         }
         self.drawn().then_some(Outcome::Drawn(Draw::Rules))
     }
@@ -175,6 +175,7 @@ impl Position for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::position::{perft, suite};
 
     /// A move given by square numbers 1..=32.
@@ -185,6 +186,11 @@ mod tests {
                 .map(|&n| draughts::square_index(n).unwrap())
                 .collect(),
         )
+    }
+
+    /// What stands on square number `n` (1..=32).
+    fn at(b: &Board, n: u8) -> Cell {
+        b.cell(draughts::square_index(n).unwrap())
     }
 
     fn moves(fen: &str) -> Vec<Move> {
@@ -201,7 +207,7 @@ mod tests {
                 "r r r r "
             )
         );
-        assert_eq!(b.to_move(), 0);
+        assert_eq!(b.to_move(), First);
         assert_eq!(
             b.fen(),
             "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
@@ -248,9 +254,9 @@ mod tests {
             assert_eq!(Board::from_fen(&b.fen()).unwrap(), b, "{fen}");
         }
         let b = Board::from_fen("W:W21,22:B5,K9").unwrap();
-        assert_eq!(b.to_move(), 1);
-        assert_eq!(b.cell(draughts::square_index(21).unwrap()), Cell::Man(1));
-        assert_eq!(b.cell(draughts::square_index(9).unwrap()), Cell::King(0));
+        assert_eq!(b.to_move(), Second);
+        assert_eq!(at(&b, 21), Cell::Man(Second));
+        assert_eq!(at(&b, 9), Cell::King(First));
         assert_eq!(b.fen(), "W:W21,22:B5,K9");
         // Whitespace, quotes, a trailing dot, lowercase, list order and ranges are tolerated.
         let loose = Board::from_fen(" \"W: B5, K9 : W21-22.\" ").unwrap();
@@ -307,7 +313,7 @@ mod tests {
         let mut b = b;
         b.play_unchecked(&sq(&[1, 10, 19]));
         assert_eq!(b.fen(), "W:W:B19");
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
         assert!(b.legal_moves().is_empty());
     }
 
@@ -335,13 +341,13 @@ mod tests {
         let mut b = Board::from_fen("B:W26,27:B22").unwrap();
         assert_eq!(b.legal_moves(), vec![sq(&[22, 31])]);
         b.play_unchecked(&sq(&[22, 31]));
-        assert_eq!(b.cell(draughts::square_index(31).unwrap()), Cell::King(0));
-        assert_eq!(b.cell(draughts::square_index(27).unwrap()), Cell::Man(1));
-        assert_eq!(b.to_move(), 1);
+        assert_eq!(at(&b, 31), Cell::King(First));
+        assert_eq!(at(&b, 27), Cell::Man(Second));
+        assert_eq!(b.to_move(), Second);
         // A simple move onto the far row crowns too.
         let mut b = Board::from_fen("W:W5:B20").unwrap();
         b.play_unchecked(&sq(&[5, 1]));
-        assert_eq!(b.cell(1), Cell::King(1));
+        assert_eq!(b.cell(1), Cell::King(Second));
         assert!(b.board_string().contains('R'));
     }
 
@@ -374,12 +380,12 @@ mod tests {
         // Black's only man on 5 is blocked by 9 and cannot jump it (14 is taken).
         let b = Board::from_fen("B:W9,14:B5").unwrap();
         assert!(b.legal_moves().is_empty());
-        assert_eq!(b.outcome(), Some(Outcome::win(1)));
+        assert_eq!(b.outcome(), Some(Outcome::win(Second)));
         // No pieces at all.
         let b = Board::from_fen("B:W9").unwrap();
-        assert_eq!(b.outcome(), Some(Outcome::win(1)));
+        assert_eq!(b.outcome(), Some(Outcome::win(Second)));
         let b = Board::from_fen("W:W:B9").unwrap();
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
     }
 
     #[test]
@@ -395,7 +401,7 @@ mod tests {
         assert_eq!(&s[35..36], " ");
         assert_eq!(&s[28..29], " ");
         assert_eq!(b.plies(), 3);
-        assert!(b.evaluate(0) > 0 && b.evaluate(1) < 0);
+        assert!(b.evaluate(First) > 0 && b.evaluate(Second) < 0);
     }
 
     #[test]

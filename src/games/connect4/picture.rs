@@ -34,6 +34,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::json_protocol::testing::{move_line, started};
     use crate::games::{Game, Outbox, Step};
 
@@ -54,9 +55,9 @@ mod tests {
         let empty = ".".repeat(28);
         // The two bottom rows after each move.
         for (seat, mv, bottom, last) in [
-            (0, "3", concat!(".......", "...x..."), 38),
-            (1, "3", concat!("...o...", "...x..."), 31),
-            (0, "\"4\"", concat!("...o...", "...xx.."), 39),
+            (First, "3", concat!(".......", "...x..."), 38),
+            (Second, "3", concat!("...o...", "...x..."), 31),
+            (First, "\"4\"", concat!("...o...", "...xx.."), 39),
         ] {
             let line = move_line(&game, mv);
             assert_eq!(game.on_line(seat, &line, &mut out), Ok(Step::Done), "{mv}");

@@ -114,12 +114,16 @@ impl Board {
     /// The seat with a piece at `row` (0 at the top, as in the wire form) and `col`, if any.
     pub fn cell(&self, row: usize, col: usize) -> Option<Seat> {
         let b = bit(col, ROWS - 1 - row);
-        (0..2).find(|&seat| self.pieces[seat] & b != 0)
+        Seat::BOTH
+            .into_iter()
+            .find(|&seat| self.pieces[seat] & b != 0)
     }
 
     /// The seat with four in a row, if any.
     pub fn winner(&self) -> Option<Seat> {
-        (0..2).find(|&seat| has_four(self.pieces[seat]))
+        Seat::BOTH
+            .into_iter()
+            .find(|&seat| has_four(self.pieces[seat]))
     }
 
     /// The 42-character wire form, row-major from the top-left: ' ', 'x' or 'o'.
@@ -225,7 +229,7 @@ impl Position for Board {
 
     fn to_move(&self) -> Seat {
         // x moves first and the players alternate, so the parity of the plies says whose turn.
-        (self.plies % 2) as Seat
+        Seat::BOTH[(self.plies % 2) as usize]
     }
 
     fn legal_moves(&self) -> Vec<u8> {
@@ -250,7 +254,7 @@ impl Position for Board {
     fn outcome(&self) -> Option<Outcome> {
         if self.won {
             // The side that just moved made the line.
-            Some(Outcome::win(1 - self.to_move()))
+            Some(Outcome::win(self.to_move().other()))
         } else if self.is_over() {
             Some(Outcome::Drawn(Draw::Rules))
         } else {
@@ -272,9 +276,9 @@ impl Position for Board {
     }
 
     /// Centre pieces, plus every window of four that only one side can still complete,
-    /// weighted by how full it is. Symmetric: `evaluate(0) == -evaluate(1)`.
+    /// weighted by how full it is. Symmetric: `evaluate(Seat::First) == -evaluate(Seat::Second)`.
     fn evaluate(&self, seat: Seat) -> i32 {
-        let (mine, theirs) = (self.pieces[seat], self.pieces[1 - seat]);
+        let (mine, theirs) = (self.pieces[seat], self.pieces[seat.other()]);
         let centre = (mine & CENTRE).count_ones() as i32 - (theirs & CENTRE).count_ones() as i32;
         let mut score = CENTRE_WEIGHT * centre;
         for &w in &WINDOWS {
@@ -292,6 +296,7 @@ impl Position for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::position::{WIN, perft, random_move, search_move, suite};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -386,15 +391,15 @@ mod tests {
     #[test]
     fn four_in_a_row_wins_in_every_direction() {
         // Along the bottom row, o stacking on x.
-        assert_last_move_wins(&[0, 0, 1, 1, 2, 2, 3], 0);
+        assert_last_move_wins(&[0, 0, 1, 1, 2, 2, 3], First);
         // Up a column, for o.
-        assert_last_move_wins(&[0, 1, 0, 1, 0, 1, 2, 1], 1);
+        assert_last_move_wins(&[0, 1, 0, 1, 0, 1, 2, 1], Second);
         // Rising diagonal: x at (col, height) (0,0), (1,1), (2,2), (3,3).
         let rising = [0, 1, 1, 2, 3, 2, 2, 3, 5, 3, 3];
-        assert_last_move_wins(&rising, 0);
+        assert_last_move_wins(&rising, First);
         // Its mirror image is the falling diagonal.
         let falling: Vec<u8> = rising.iter().map(|c| 6 - c).collect();
-        assert_last_move_wins(&falling, 0);
+        assert_last_move_wins(&falling, First);
         // Lines do not wrap from one column's top into the next column's bottom.
         // Column 0 ends with two x on top and column 1 starts with two x: four consecutive
         // bits in a layout without the guard bit.
@@ -417,7 +422,7 @@ mod tests {
         for _ in 0..4 {
             b.play_unchecked(&3);
         }
-        assert_eq!(b.cell(0, 3), Some(1));
+        assert_eq!(b.cell(0, 3), Some(Second));
         assert!(!b.is_legal(&3));
         assert!(!b.legal_moves().contains(&3));
         assert_eq!(b.legal_moves(), vec![2, 4, 1, 5, 0, 6]);
@@ -433,7 +438,7 @@ mod tests {
         // And by playing the last move.
         let mut b = board(&format!(" {}", &DRAWN[1..]));
         assert_eq!(b.legal_moves(), vec![0]);
-        assert_eq!(b.to_move(), 1);
+        assert_eq!(b.to_move(), Second);
         b.play_unchecked(&0);
         assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Rules)));
         assert_eq!(b.board_string(), DRAWN);
@@ -449,7 +454,7 @@ mod tests {
         assert_eq!(s.len(), 42);
         assert_eq!(&s[28..], "   o      xx  ");
         assert_eq!(Board::from_board_string(&s), Ok(b));
-        assert_eq!(board(&s).to_move(), 1);
+        assert_eq!(board(&s).to_move(), Second);
         assert_eq!(
             b.render(),
             ".......\n.......\n.......\n.......\n...o...\n...xx..\n0123456"
@@ -530,19 +535,19 @@ mod tests {
     #[test]
     fn evaluation_is_symmetric_and_likes_the_centre_and_threes() {
         let start = Board::default();
-        assert_eq!(start.evaluate(0), 0);
+        assert_eq!(start.evaluate(First), 0);
         let mut centre = start;
         centre.play_unchecked(&3);
         let mut edge = start;
         edge.play_unchecked(&0);
-        assert!(centre.evaluate(0) > edge.evaluate(0));
-        assert!(centre.evaluate(0) > 0);
-        assert_eq!(centre.evaluate(1), -centre.evaluate(0));
+        assert!(centre.evaluate(First) > edge.evaluate(First));
+        assert!(centre.evaluate(First) > 0);
+        assert_eq!(centre.evaluate(Second), -centre.evaluate(First));
         // Three x in a row on the bottom beat three scattered ones.
         let three = board(&format!("{:35}xxx o o", ""));
         let scattered = board(&format!("{:35}x x oxo", ""));
-        assert!(three.evaluate(0) > scattered.evaluate(0));
-        assert!(three.evaluate(0).abs() < WIN / 100);
+        assert!(three.evaluate(First) > scattered.evaluate(First));
+        assert!(three.evaluate(First).abs() < WIN / 100);
     }
 
     #[test]
@@ -550,7 +555,7 @@ mod tests {
         let mut wins = 0;
         for game in 0..20u64 {
             let mut rng = ChaCha8Rng::seed_from_u64(game);
-            let bot = (game % 2) as Seat;
+            let bot = Seat::BOTH[(game % 2) as usize];
             let mut b = Board::default();
             while b.outcome().is_none() {
                 let mv = if b.to_move() == bot {

@@ -22,6 +22,7 @@ impl Board {
 mod tests {
     use super::super::protocol::Dama;
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::{Game, Outbox, Params, Step};
 
     /// Row 1 (black's men) first, as the game prints it.
@@ -61,7 +62,7 @@ mod tests {
                 .any(|n| n == "alpha (white) to move")
         );
 
-        assert_eq!(game.on_line(0, "6e 5d", &mut out), Ok(Step::Done));
+        assert_eq!(game.on_line(First, "6e 5d", &mut out), Ok(Step::Done));
         let p = game.picture();
         let g = p.grid();
         // 6E is index 44, 5D index 35.
@@ -72,13 +73,13 @@ mod tests {
         assert_eq!(cells(g), want.iter().collect::<String>());
 
         // A refused line changes nothing.
-        assert_eq!(game.on_line(1, "3a 4a", &mut out), Ok(Step::Retry));
+        assert_eq!(game.on_line(Second, "3a 4a", &mut out), Ok(Step::Retry));
         assert_eq!(game.picture().grid(), g);
 
-        assert_eq!(game.on_line(1, "3F 4E", &mut out), Ok(Step::Done));
+        assert_eq!(game.on_line(Second, "3F 4E", &mut out), Ok(Step::Done));
         assert_eq!(game.picture().grid().last, [21, 28]);
         // White must take 4E, landing on 3F.
-        assert_eq!(game.on_line(0, "5D 3F", &mut out), Ok(Step::Done));
+        assert_eq!(game.on_line(First, "5D 3F", &mut out), Ok(Step::Done));
         let p = game.picture();
         let g = p.grid();
         assert_eq!(g.last, [35, 21, 28], "from, to, and the piece taken");

@@ -13,7 +13,7 @@ use super::rules::{Board, Move, parse_move, square_name};
 use super::server;
 use crate::games::picture::{Board as Drawing, Picture};
 use crate::games::position::{Position, builtin_move};
-use crate::games::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Step, other};
+use crate::games::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Step};
 
 const PROMPT: [&str; 2] = [
     "Inserisci la pedina che vuoi muovere e poi le mosse che vuoi fare",
@@ -45,8 +45,8 @@ impl Stream {
 /// Seat 0 has the white pieces and moves first.
 fn side(seat: Seat) -> (&'static str, &'static str) {
     match seat {
-        0 => ("bianco", "bianchi"),
-        _ => ("nero", "neri"),
+        Seat::First => ("bianco", "bianchi"),
+        Seat::Second => ("nero", "neri"),
     }
 }
 
@@ -99,7 +99,7 @@ impl Dama {
             out.to(mover, &turn);
             out.to(mover, PROMPT[0]);
             out.to(mover, PROMPT[1]);
-            out.to(other(mover), "Attendi il tuo turno!");
+            out.to(mover.other(), "Attendi il tuo turno!");
             out.spectators(&turn);
             return;
         }
@@ -108,7 +108,7 @@ impl Dama {
         out.to(mover, "");
         out.to(mover, PROMPT[0]);
         out.to(mover, PROMPT[1]);
-        out.to(other(mover), "");
+        out.to(mover.other(), "");
         out.spectators("");
     }
 
@@ -117,7 +117,7 @@ impl Dama {
     fn end_played(&mut self, out: &mut Outbox, winner: Option<Seat>) {
         if self.stream == Stream::Docs {
             if let Some(w) = winner {
-                let loser = other(w);
+                let loser = w.other();
                 out.to(
                     loser,
                     if self.pos.grid().count()[loser] == [0, 0] {
@@ -132,7 +132,7 @@ impl Dama {
         self.over = true;
         match winner {
             Some(w) => {
-                let loser = other(w);
+                let loser = w.other();
                 let wins = format!("I {} vincono la partita!", side(w).1);
                 if self.pos.grid().count()[loser] == [0, 0] {
                     out.to(loser, "Non hai più pedine disponibili.");
@@ -218,7 +218,7 @@ impl Dama {
                 echo.push_str(&square_name(sq));
                 echo.push(' ');
             }
-            out.to(other(mover), echo);
+            out.to(mover.other(), echo);
         }
         self.last = Some(mv);
         out.everyone("");
@@ -251,8 +251,8 @@ impl Game for Dama {
         out.everyone("");
         self.board(out);
         out.everyone("");
-        out.to(0, "Sei i Bianchi");
-        out.to(1, "Sei i Neri");
+        out.to(Seat::First, "Sei i Bianchi");
+        out.to(Seat::Second, "Sei i Neri");
         if self.stream == Stream::Server {
             out.spectators(format!(
                 "Il giocatore {} è i bianchi e il giocatore {} è i neri.",
@@ -319,7 +319,7 @@ impl Game for Dama {
                 out.to(seat, TIMED_OUT);
             }
             out.everyone(&format!("I {} hanno abbandonato la partita.", side(seat).1));
-            return self.end(out, Some(other(seat)));
+            return self.end(out, Some(seat.other()));
         }
         // The server tells the one who timed out, tells its opponent who left and who won
         // (writing `binachi`, sic), and the spectators only that the game is over. The game
@@ -332,7 +332,7 @@ impl Game for Dama {
             out.to(seat, "");
             out.to(seat, TIMED_OUT);
         }
-        let opponent = other(seat);
+        let opponent = seat.other();
         let left = ["binachi", "neri"][seat];
         out.to(opponent, "");
         out.to(opponent, format!("I {left} hanno abbandonato la partita."));
@@ -371,7 +371,7 @@ impl Game for Dama {
         };
         let count = self.pos.grid().count();
         let mut notes = vec![status, format!("moves played: {}", self.pos.plies())];
-        for (seat, [men, kings]) in count.into_iter().enumerate() {
+        for (seat, [men, kings]) in Seat::BOTH.into_iter().zip(count) {
             notes.push(format!("{}: {men} men, {kings} kings", colour(seat)));
         }
         Picture {
@@ -385,6 +385,7 @@ impl Game for Dama {
 mod tests {
     use super::*;
     use crate::games::Msg;
+    use crate::games::Seat::First;
 
     fn game(protocol: &str, fen: &str) -> Dama {
         let params = Params::resolve(super::super::INFO.params, [("protocol", protocol)]).unwrap();
@@ -398,7 +399,7 @@ mod tests {
         let mut s: [String; 3] = Default::default();
         for m in out.take() {
             match m {
-                Msg::To(seat, line) => s[seat] += &format!("{line}\n"),
+                Msg::To(seat, line) => s[seat.index()] += &format!("{line}\n"),
                 Msg::Spectators(line) => s[2] += &format!("{line}\n"),
                 Msg::Pause(_) => {}
             }
@@ -413,7 +414,7 @@ mod tests {
     fn last_move(protocol: &str, fen: &str, line: &str) -> [String; 3] {
         let mut g = game(protocol, fen);
         let mut out = Outbox::default();
-        assert_eq!(g.on_line(0, line, &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(First, line, &mut out), Ok(Step::Done));
         assert_eq!(g.awaiting(), [false, false]);
         streams(&mut out)
     }
@@ -464,21 +465,21 @@ mod tests {
         g.retries = 9;
         g.tries_left = 9;
         for (line, said) in tries {
-            assert_eq!(g.on_line(0, line, &mut out), Ok(Step::Retry), "{line}");
+            assert_eq!(g.on_line(First, line, &mut out), Ok(Step::Retry), "{line}");
             let [w, b, s] = streams(&mut out);
             assert_eq!(w, format!("{said}{prompt}"), "{line}");
             assert_eq!((b.as_str(), s.as_str()), ("", ""));
         }
         // Out of tries: the reason, no prompt, and the fault.
         g.tries_left = 0;
-        let f = g.on_line(0, "6a 5b", &mut out).unwrap_err();
+        let f = g.on_line(First, "6a 5b", &mut out).unwrap_err();
         assert_eq!(f.kind, FaultKind::Illegal);
         let [w, _, _] = streams(&mut out);
         assert_eq!(
             w,
             "\nMossa non valida!\nLa presa è obbligatoria (regole FID).\n"
         );
-        g.on_fault(0, &f, &mut out);
+        g.on_fault(First, &f, &mut out);
         let [w, b, s] = streams(&mut out);
         assert_eq!(w, "Game Over ;)\n\n");
         assert_eq!(

@@ -103,7 +103,7 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
 impl Board {
     /// The initial position, white (seat 0) to move.
     pub fn start() -> Board {
-        Board::from_grid(Grid::start(&VARIANT), 0)
+        Board::from_grid(Grid::start(&VARIANT), Seat::First)
     }
 
     fn from_grid(grid: Grid, to_move: Seat) -> Board {
@@ -203,7 +203,7 @@ impl Position for Board {
     fn play_unchecked(&mut self, mv: &Move) {
         let done = self.grid.apply(&mv.path, &VARIANT);
         self.plies += 1;
-        self.to_move = 1 - self.to_move;
+        self.to_move = self.to_move.other();
         if done.captured > 0 || done.man_moved {
             self.history.clear();
         }
@@ -216,7 +216,7 @@ impl Position for Board {
         // Losing for want of a move comes first: a draw by rule does not rescue a side that
         // cannot move.
         if !self.grid.has_move(self.to_move, &VARIANT) {
-            return Some(Outcome::win(1 - self.to_move));
+            return Some(Outcome::win(self.to_move.other()));
         }
         self.drawn().map(Outcome::Drawn)
     }
@@ -253,6 +253,7 @@ impl crate::games::position::Textual for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::position::{perft, suite};
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;
@@ -315,10 +316,10 @@ mod tests {
             let bytes = line.as_bytes();
             for c in 0..8 {
                 grid.cells[r * 8 + c] = match bytes[3 + 3 * c] {
-                    b'b' => Cell::Man(0),
-                    b'B' => Cell::King(0),
-                    b'n' => Cell::Man(1),
-                    b'N' => Cell::King(1),
+                    b'b' => Cell::Man(First),
+                    b'B' => Cell::King(First),
+                    b'n' => Cell::Man(Second),
+                    b'N' => Cell::King(Second),
                     _ => Cell::Empty,
                 };
             }
@@ -326,7 +327,7 @@ mod tests {
         Board::from_grid(grid, to_move)
     }
 
-    /// A position from square names, `K` before a king: `pos(0, &["6A", "K6G"], &["5B"])`.
+    /// A position from square names, `K` before a king: `pos(First, &["6A", "K6G"], &["5B"])`.
     fn pos(to_move: Seat, white: &[&str], black: &[&str]) -> Board {
         let list = |names: &[&str]| -> String {
             names
@@ -383,19 +384,19 @@ mod tests {
     fn seed_drawings() {
         let mut b = Board::start();
         assert_eq!(b.board_lines(), lines(START_DRAWING));
-        assert_eq!(b.to_move(), 0);
+        assert_eq!(b.to_move(), First);
         assert_eq!(b.legal_moves().len(), 7);
         let mv = parse_move("6e 5d").unwrap();
         assert!(b.is_legal(&mv));
         b.play_unchecked(&mv);
         assert_eq!(b.board_lines(), lines(AFTER_6E_5D));
-        assert_eq!(b.to_move(), 1);
+        assert_eq!(b.to_move(), Second);
         assert!(b.render().starts_with(HEADER));
     }
 
     #[test]
     fn seed_capture_must_be_completed() {
-        let mut b = from_drawing(CAPTURE_DRAWING, 1);
+        let mut b = from_drawing(CAPTURE_DRAWING, Second);
         assert_eq!(b.board_lines(), lines(CAPTURE_DRAWING));
         assert!(!b.is_legal(&parse_move("3D 5B").unwrap()));
         assert!(
@@ -416,9 +417,9 @@ mod tests {
             "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
         );
         let b = Board::from_fen("B:WK1,22:B5,K30.").unwrap();
-        assert_eq!(b.to_move(), 1);
-        assert_eq!(b.cell(1), Cell::King(0));
-        assert_eq!(b.cell(parse_square("8C").unwrap()), Cell::King(1));
+        assert_eq!(b.to_move(), Second);
+        assert_eq!(b.cell(1), Cell::King(First));
+        assert_eq!(b.cell(parse_square("8C").unwrap()), Cell::King(Second));
         assert_eq!(Board::from_fen(&b.fen()).unwrap(), b);
         assert!(
             Board::from_fen("W:W1:B5")
@@ -436,26 +437,26 @@ mod tests {
     #[test]
     fn fid_rule_1_most_pieces() {
         // The man on 6A takes two (5B, 3B); the king on 6G only one (5F): the man must capture.
-        let b = pos(0, &["6A", "K6G"], &["5B", "3B", "5F"]);
+        let b = pos(First, &["6A", "K6G"], &["5B", "3B", "5F"]);
         assert_eq!(texts(&b), ["6A 4C 2A"]);
         // Equal captures are free choice.
-        let b = pos(0, &["6A", "6E"], &["5B", "5F"]);
+        let b = pos(First, &["6A", "6E"], &["5B", "5F"]);
         assert_eq!(texts(&b), ["6A 4C", "6E 4G"]);
     }
 
     #[test]
     fn fid_rule_2_capture_with_the_king() {
-        let b = pos(0, &["6A", "K6G"], &["5B", "5F"]);
+        let b = pos(First, &["6A", "K6G"], &["5B", "5F"]);
         assert_eq!(texts(&b), ["6G 4E"]);
     }
 
     #[test]
     fn fid_rule_3_most_kings() {
         // The king on 6C can take the man on 5B or the king on 5D: it must take the king.
-        let b = pos(0, &["K6C"], &["5B", "K5D"]);
+        let b = pos(First, &["K6C"], &["5B", "K5D"]);
         assert_eq!(texts(&b), ["6C 4E"]);
         // More kings outweighs taking them earlier... but not more pieces: two men beat a king.
-        let b = pos(0, &["K6C"], &["5B", "3B", "K5D"]);
+        let b = pos(First, &["K6C"], &["5B", "3B", "K5D"]);
         assert_eq!(texts(&b), ["6C 4A 2C"]);
     }
 
@@ -463,44 +464,44 @@ mod tests {
     fn fid_rule_4_king_met_earliest() {
         // Both lines take a king and a man with the king; 5B (a king) first wins over 5D (a man)
         // then 3F (a king).
-        let b = pos(0, &["K6C"], &["K5B", "3B", "5D", "K3F"]);
+        let b = pos(First, &["K6C"], &["K5B", "3B", "5D", "K3F"]);
         assert_eq!(texts(&b), ["6C 4A 2C"]);
         // With the kings swapped the other line is the one.
-        let b = pos(0, &["K6C"], &["5B", "K3B", "K5D", "3F"]);
+        let b = pos(First, &["K6C"], &["5B", "K3B", "K5D", "3F"]);
         assert_eq!(texts(&b), ["6C 4E 2G"]);
     }
 
     #[test]
     fn men_cannot_capture_kings() {
         // The man on 6C can take the man on 5D but not the king on 5B.
-        let b = pos(0, &["6C"], &["K5B", "5D"]);
+        let b = pos(First, &["6C"], &["K5B", "5D"]);
         assert_eq!(texts(&b), ["6C 4E"]);
         // Facing only the king, it just steps.
-        let b = pos(0, &["6C"], &["K5B"]);
+        let b = pos(First, &["6C"], &["K5B"]);
         assert_eq!(texts(&b), ["6C 5D"]);
         // A king takes a king; black's men cannot take white's king either.
-        let b = pos(1, &["K6C"], &["5B", "5D"]);
+        let b = pos(Second, &["K6C"], &["5B", "5D"]);
         assert_eq!(texts(&b), ["5B 6A", "5D 6E"]);
     }
 
     #[test]
     fn promotion_ends_the_move() {
         // The man on 3B takes 2C and is promoted on 1D; as a king it could take 2E, but stops.
-        let mut b = pos(0, &["3B"], &["2C", "2E"]);
+        let mut b = pos(First, &["3B"], &["2C", "2E"]);
         assert_eq!(texts(&b), ["3B 1D"]);
         b.play_unchecked(&parse_move("3B 1D").unwrap());
-        assert_eq!(b.cell(parse_square("1D").unwrap()), Cell::King(0));
-        assert_eq!(b.cell(parse_square("2E").unwrap()), Cell::Man(1));
-        assert_eq!(b.to_move(), 1);
+        assert_eq!(b.cell(parse_square("1D").unwrap()), Cell::King(First));
+        assert_eq!(b.cell(parse_square("2E").unwrap()), Cell::Man(Second));
+        assert_eq!(b.to_move(), Second);
         // Promotion by a step, for black at the bottom.
-        let mut b = pos(1, &["6A"], &["7D"]);
+        let mut b = pos(Second, &["6A"], &["7D"]);
         b.play_unchecked(&parse_move("7D 8C").unwrap());
-        assert_eq!(b.cell(parse_square("8C").unwrap()), Cell::King(1));
+        assert_eq!(b.cell(parse_square("8C").unwrap()), Cell::King(Second));
     }
 
     #[test]
     fn threefold_repetition() {
-        let mut b = pos(0, &["K8A"], &["K1H"]);
+        let mut b = pos(First, &["K8A"], &["K1H"]);
         let shuttle = ["8A 7B", "1H 2G", "7B 8A", "2G 1H"].map(|t| parse_move(t).unwrap());
         for ply in 0..8 {
             assert_eq!(b.outcome(), None, "ply {ply}");
@@ -513,7 +514,7 @@ mod tests {
 
     #[test]
     fn repetition_counts_from_the_last_man_move() {
-        let mut b = pos(0, &["K8A", "6C"], &["K1H"]);
+        let mut b = pos(First, &["K8A", "6C"], &["K1H"]);
         let shuttle = ["8A 7B", "1H 2G", "7B 8A", "2G 1H"].map(|t| parse_move(t).unwrap());
         for mv in &shuttle {
             b.play(mv).expect("a legal king's step");
@@ -540,7 +541,7 @@ mod tests {
         assert_eq!(b.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert!(b.legal_moves().is_empty());
         // 0 means no limit.
-        let mut b = pos(0, &["K8A"], &["K1H", "3B"]).with_max_plies(0);
+        let mut b = pos(First, &["K8A"], &["K1H", "3B"]).with_max_plies(0);
         b.play_unchecked(&parse_move("8A 7B").unwrap());
         assert_eq!(b.outcome(), None);
     }
@@ -549,11 +550,11 @@ mod tests {
     fn a_side_without_moves_loses() {
         // Black's man on 7B is blocked by 8A and 8C... it is on the row before its last: the
         // white men block it and cannot be jumped off the board.
-        let b = pos(1, &["8A", "8C"], &["7B"]);
+        let b = pos(Second, &["8A", "8C"], &["7B"]);
         assert!(b.legal_moves().is_empty());
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
-        let b = pos(0, &[], &["7B"]);
-        assert_eq!(b.outcome(), Some(Outcome::win(1)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
+        let b = pos(First, &[], &["7B"]);
+        assert_eq!(b.outcome(), Some(Outcome::win(Second)));
     }
 
     #[test]
@@ -692,7 +693,7 @@ mod tests {
         for (i, cell) in b.grid.cells.iter().enumerate() {
             g[i / 8][i % 8] = VARIANT.letter(*cell, '.') as u8;
         }
-        let mut m = reference::moves(&g, b.to_move == 0);
+        let mut m = reference::moves(&g, b.to_move == First);
         m.sort();
         m
     }

@@ -49,10 +49,10 @@ pub fn index((r, c): Square) -> u8 {
 pub fn refusal(board: &Board, seat: Seat, path: &[Square]) -> Option<[String; 2]> {
     let at = |(r, c): Square| board.cell(r * 8 + c);
     let mine = |cell: Cell| cell.seat() == Some(seat);
-    let theirs = |cell: Cell| cell.seat() == Some(1 - seat);
+    let theirs = |cell: Cell| cell.seat() == Some(seat.other());
     let origin = path[0];
     let king = match at(origin) {
-        Cell::King(s) if s as Seat == seat => true,
+        Cell::King(s) if s == seat => true,
         cell if mine(cell) => false,
         _ => {
             let colour = ["bianchi", "neri"][seat];
@@ -62,7 +62,7 @@ pub fn refusal(board: &Board, seat: Seat, path: &[Square]) -> Option<[String; 2]
             ]);
         }
     };
-    let forward: i8 = if seat == 0 { -1 } else { 1 };
+    let forward: i8 = if seat == Seat::First { -1 } else { 1 };
     let single = path.len() == 2;
     let mut from = origin;
     for &to in &path[1..] {

@@ -11,7 +11,7 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::rules::{Action, Board, Cell, Dir, FACTORIES, Kind, Pos, SIZE, next_to};
-use crate::games::{Seat, other};
+use crate::games::Seat;
 
 pub const BUILTINS: &[(&str, &str)] = &[
     (
@@ -97,7 +97,7 @@ impl Plan {
     /// camo on the way would be hit instead, which is fine). For `known_factory`, the enemy
     /// factory's space (factories never move) counts as a piece even under camo.
     fn target(&self, from: Pos, dir: Dir, known_factory: bool) -> Option<(Pos, Kind, u8)> {
-        let enemy = other(self.seat);
+        let enemy = self.seat.other();
         let mut p = from;
         while let Some(n) = p.step(dir) {
             if at(&self.blocked, n) {
@@ -281,7 +281,7 @@ impl Plan {
             return Action::Make(p, Kind::Gun);
         }
         // 3. Build a wall toward the enemy factory.
-        let goal = FACTORIES[other(self.seat)];
+        let goal = FACTORIES[self.seat.other()];
         if let Some(&p) = spaces
             .iter()
             .filter(|&&p| !self.doubtful(p))
@@ -339,7 +339,7 @@ mod tests {
         for seed in 0..20 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut s = State::new(200, DEFAULT_CAP);
-            let g = seed as usize % 2;
+            let g = Seat::BOTH[seed as usize % 2];
             while !s.is_over() {
                 let seat = s.to_move;
                 let name = if seat == g { "greedy" } else { "random" };

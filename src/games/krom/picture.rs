@@ -14,7 +14,7 @@ const COLOURS: [(&str, &str); 2] = [("#c62828", "white"), ("#1565c0", "white")];
 fn key(pc: Piece) -> char {
     let full = pc.kind.letter().to_ascii_uppercase() as u8;
     let letter = (full - (pc.kind.hits() - pc.hits)) as char;
-    if pc.owner == 0 {
+    if pc.owner == Seat::First {
         letter
     } else {
         letter.to_ascii_lowercase()
@@ -24,7 +24,7 @@ fn key(pc: Piece) -> char {
 /// Every piece that can stand on the board, each side and each number of hits left.
 fn legend() -> Vec<Drawn> {
     let mut all = Vec::new();
-    for (owner, &(fill, ink)) in COLOURS.iter().enumerate() {
+    for (owner, &(fill, ink)) in Seat::BOTH.into_iter().zip(&COLOURS) {
         for kind in [Kind::Factory, Kind::Wall, Kind::Gun] {
             for hits in (1..=kind.hits()).rev() {
                 let pc = Piece { owner, kind, hits };
@@ -87,11 +87,8 @@ impl Board {
                 .collect();
             View { label, cells }
         };
-        let views = vec![
-            view(None, "referee".into()),
-            view(Some(0), format!("{} sees", side_name(0))),
-            view(Some(1), format!("{} sees", side_name(1))),
-        ];
+        let mut views = vec![view(None, "referee".into())];
+        views.extend(Seat::BOTH.map(|s| view(Some(s), format!("{} sees", side_name(s)))));
         let numbers: Vec<String> = (0..SIZE).map(|i| i.to_string()).collect();
         Grid {
             rows: SIZE as u32,

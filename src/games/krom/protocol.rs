@@ -10,14 +10,14 @@ use serde_json::{Value, json};
 use super::bots;
 use super::rules::{Action, Board, Dir, Kind, Played, Pos, Seen, State, side_name};
 use crate::games::picture::{self, Picture};
-use crate::games::{Draw, Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Step, other};
+use crate::games::{Draw, Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Step};
 
 /// The game's id in `start`, `state` and `over`: one game per match.
 pub const GAME_ID: &str = "g-1";
 
 /// A player's id: `u-1` for seat 0 (red), `u-2` for seat 1 (blue).
 pub fn uid(seat: Seat) -> String {
-    format!("u-{}", seat + 1)
+    format!("u-{}", seat.index() + 1)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -310,16 +310,17 @@ impl Krom {
             start: self.start_time(),
             turn: self.state.turns,
             players: Players {
-                r: player(0),
-                b: player(1),
+                r: player(Seat::First),
+                b: player(Seat::Second),
             },
             board: self.state.board.rows(viewer),
         })
     }
 
     fn send_states(&self, out: &mut Outbox) {
-        out.to(0, self.state_line(Some(0)));
-        out.to(1, self.state_line(Some(1)));
+        for seat in Seat::BOTH {
+            out.to(seat, self.state_line(Some(seat)));
+        }
         out.spectators(self.state_line(None));
     }
 
@@ -344,7 +345,8 @@ impl Krom {
             game: GameHead {
                 id: GAME_ID,
                 start: now,
-                players: (0..2)
+                players: Seat::BOTH
+                    .into_iter()
                     .map(|s| PlayerHead {
                         id: uid(s),
                         nick: self.names[s].clone(),
@@ -368,7 +370,7 @@ impl Krom {
                 start: self.start_time(),
                 end,
                 won: winner.map(uid),
-                lost: winner.map(|w| uid(other(w))),
+                lost: winner.map(|w| uid(w.other())),
                 forfeit,
             },
             log: &self.log,
@@ -484,7 +486,7 @@ impl Krom {
             });
         }
         out.to(
-            other(seat),
+            seat.other(),
             line(&Moved {
                 msg: "moved",
                 uid: uid(seat),
@@ -566,7 +568,7 @@ impl Game for Krom {
             }
         };
         self.log.push(event);
-        self.finish(out, Some(other(seat)), forfeit);
+        self.finish(out, Some(seat.other()), forfeit);
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -615,7 +617,7 @@ impl Game for Krom {
             (Phase::Playing, None) => format!("{} to move", side(st.to_move)),
         };
         let mut notes = vec![first, format!("turn {} of {}", st.turns, st.max_turns)];
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             notes.push(format!("{}: {} moves in hand", side(seat), st.moves[seat]));
         }
         Picture {
@@ -629,6 +631,7 @@ impl Game for Krom {
 mod tests {
     use super::*;
     use crate::games::Msg;
+    use crate::games::Seat::{First, Second};
     use crate::games::krom::rules::{self, Effect, MOVES_PER_TURN};
     use rand::SeedableRng;
 
@@ -656,11 +659,11 @@ mod tests {
 
     fn joined(g: &mut Krom, out: &mut Outbox) {
         g.start(out);
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             g.on_line(seat, r#"{"msg":"hello","nick":"x"}"#, out)
                 .unwrap();
         }
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             g.on_line(seat, r#"{"msg":"join"}"#, out).unwrap();
         }
     }
@@ -674,23 +677,23 @@ mod tests {
         };
         g.start(&mut out);
         assert_eq!(g.awaiting(), [true, true]);
-        let e = g.on_line(0, r#"{"msg":"join"}"#, &mut out).unwrap_err();
+        let e = g.on_line(First, r#"{"msg":"join"}"#, &mut out).unwrap_err();
         assert_eq!(e.kind, FaultKind::Protocol);
-        g.on_line(1, r#"{"msg":"hello","nick":"Bart"}"#, &mut out)
+        g.on_line(Second, r#"{"msg":"hello","nick":"Bart"}"#, &mut out)
             .unwrap();
         assert_eq!(
-            lines_to(&out.take(), Some(1)),
+            lines_to(&out.take(), Some(Second)),
             [json!({"msg": "welcome", "id": "u-2"})]
         );
-        g.on_line(0, r#" {"msg":"hello"} "#, &mut out).unwrap();
-        g.on_line(1, r#"{"msg":"join"}"#, &mut out).unwrap();
+        g.on_line(First, r#" {"msg":"hello"} "#, &mut out).unwrap();
+        g.on_line(Second, r#"{"msg":"join"}"#, &mut out).unwrap();
         assert_eq!(g.awaiting(), [true, false]);
         out.now_ms = 1_700_000_005_999;
-        g.on_line(0, r#"{"msg":"join"}"#, &mut out).unwrap();
+        g.on_line(First, r#"{"msg":"join"}"#, &mut out).unwrap();
         let msgs = out.take();
         let start = json!({"msg": "start", "moves": 3, "game": {"id": "g-1", "start": 1_700_000_005u64,
             "players": [{"id": "u-1", "nick": "Lisa"}, {"id": "u-2", "nick": "Bart"}]}});
-        let red = lines_to(&msgs, Some(0));
+        let red = lines_to(&msgs, Some(First));
         assert_eq!(red[0], json!({"msg": "welcome", "id": "u-1"}));
         assert_eq!(red[1], start);
         assert_eq!(red[2]["msg"], "state");
@@ -703,7 +706,7 @@ mod tests {
         assert_eq!(red[2]["board"][14][8], "-bf3");
         assert_eq!(red[3], json!({"msg": "you", "moves": 3}));
         assert_eq!(red.len(), 4);
-        let blue = lines_to(&msgs, Some(1));
+        let blue = lines_to(&msgs, Some(Second));
         assert_eq!(blue.len(), 2, "start and state: {blue:?}");
         assert_eq!(blue[0], start);
         let spectators = lines_to(&msgs, None);
@@ -719,9 +722,9 @@ mod tests {
         out.take();
         let turn =
             r#"{"msg":"move","moves":[["camo",7,3],["make",7,3,"gun"],["make",8,2,"wall"]]}"#;
-        g.on_line(0, turn, &mut out).unwrap();
+        g.on_line(First, turn, &mut out).unwrap();
         let msgs = out.take();
-        let blue = lines_to(&msgs, Some(1));
+        let blue = lines_to(&msgs, Some(Second));
         assert_eq!(
             blue[0],
             json!({"msg": "moved", "uid": "u-1", "moves": [["camo", 7, 3], ["hidden"], ["make", 8, 2, "wall"]]})
@@ -734,7 +737,7 @@ mod tests {
         assert_eq!(blue[1]["players"]["r"]["moves"], 3);
         assert_eq!(blue[1]["players"]["b"]["moving"], true);
         assert_eq!(blue[2], json!({"msg": "you", "moves": 3}));
-        let red = lines_to(&msgs, Some(0));
+        let red = lines_to(&msgs, Some(First));
         assert_eq!(red.len(), 1, "the mover gets its state only");
         assert_eq!(red[0]["board"][3][7], "#rg1");
         let spectators = lines_to(&msgs, None);
@@ -823,7 +826,7 @@ mod tests {
             let mut out = Outbox::default();
             joined(&mut g, &mut out);
             out.take();
-            let e = g.on_line(0, text, &mut out).unwrap_err();
+            let e = g.on_line(First, text, &mut out).unwrap_err();
             assert_eq!(e.kind, *kind, "{text}: {e:?}");
             assert!(
                 e.detail.contains(words),
@@ -833,8 +836,8 @@ mod tests {
             assert!(out.take().is_empty(), "nothing is sent for a refused line");
             assert_eq!(g.board(), &rules::Board::start(), "and nothing changed");
             // The judge then reports the fault: both get `over`.
-            g.on_fault(0, &e, &mut out);
-            let over = &lines_to(&out.take(), Some(1))[0];
+            g.on_fault(First, &e, &mut out);
+            let over = &lines_to(&out.take(), Some(Second))[0];
             assert_eq!(over["results"]["won"], "u-2");
             assert_eq!(over["results"]["lost"], "u-1");
             assert_eq!(over["results"]["forfeit"], false);
@@ -849,13 +852,17 @@ mod tests {
         let mut g = game(200);
         let mut out = Outbox::default();
         joined(&mut g, &mut out);
-        g.on_line(0, r#"{"msg":"move","moves":[["pass"]]}"#, &mut out)
+        g.on_line(First, r#"{"msg":"move","moves":[["pass"]]}"#, &mut out)
             .unwrap();
         out.now_ms = 42_000;
         out.take();
-        g.on_fault(1, &Fault::new(FaultKind::Timeout, "too slow"), &mut out);
+        g.on_fault(
+            Second,
+            &Fault::new(FaultKind::Timeout, "too slow"),
+            &mut out,
+        );
         let msgs = out.take();
-        let over = &lines_to(&msgs, Some(0))[0];
+        let over = &lines_to(&msgs, Some(First))[0];
         assert_eq!(over["results"]["forfeit"], true);
         assert_eq!(over["results"]["won"], "u-1");
         assert_eq!(over["results"]["end"], 42);
@@ -872,7 +879,7 @@ mod tests {
         assert_eq!(lines_to(&msgs, None)[0], *over);
         assert_eq!(g.outcome(), None, "a fault decides, not the game");
         // A second fault (the other seat) changes nothing.
-        g.on_fault(0, &Fault::new(FaultKind::Crash, "gone"), &mut out);
+        g.on_fault(First, &Fault::new(FaultKind::Crash, "gone"), &mut out);
         assert!(out.take().is_empty());
     }
 
@@ -881,15 +888,15 @@ mod tests {
         let mut g = game(2);
         let mut out = Outbox::default();
         joined(&mut g, &mut out);
-        g.on_line(0, r#"{"msg":"move","moves":[]}"#, &mut out)
+        g.on_line(First, r#"{"msg":"move","moves":[]}"#, &mut out)
             .unwrap();
-        g.on_line(1, r#"{"msg":"move","moves":[]}"#, &mut out)
+        g.on_line(Second, r#"{"msg":"move","moves":[]}"#, &mut out)
             .unwrap();
         assert_eq!(g.awaiting(), [false, false]);
         assert_eq!(g.outcome(), Some(Outcome::Drawn(Draw::Limit)));
         assert_eq!(g.plies(), 2);
         let msgs = out.take();
-        let red = lines_to(&msgs, Some(0));
+        let red = lines_to(&msgs, Some(First));
         let over = red.last().unwrap();
         assert_eq!(over["msg"], "over");
         assert_eq!(over["results"]["won"], Value::Null);
@@ -918,9 +925,9 @@ mod tests {
             ]
         );
         let turn = r#"{"msg":"move","moves":[["camo",7,3],["make",7,3,"gun"]]}"#;
-        g.on_line(0, turn, &mut out).unwrap();
+        g.on_line(First, turn, &mut out).unwrap();
         let turn = r#"{"msg":"move","moves":[["make",9,13,"gun"],["fire",9,13,0]]}"#;
-        g.on_line(1, turn, &mut out).unwrap();
+        g.on_line(Second, turn, &mut out).unwrap();
         let q = g.picture();
         let (after, notes) = (q.grid(), &q.notes);
         let at = |view: usize, x: usize, y: usize| after.views[view].cells.as_bytes()[y * 16 + x];
@@ -937,7 +944,7 @@ mod tests {
         assert_eq!(changed, [3 * 16 + 7, 13 * 16 + 9]);
         assert_eq!(after.last, [13 * 16 + 9]);
         // Every view is read from the state line its seat was sent.
-        for (view, viewer) in [(0, None), (1, Some(0)), (2, Some(1))] {
+        for (view, viewer) in [(0, None), (1, Some(First)), (2, Some(Second))] {
             let sent = parse(&g.state_line(viewer));
             for y in 0..16 {
                 for x in 0..16 {
@@ -983,7 +990,7 @@ mod tests {
             g.start(&mut out);
             let mut over = None;
             while g.awaiting() != [false, false] {
-                let seat = (0..2).find(|&s| g.awaiting()[s]).unwrap();
+                let seat = Seat::BOTH.into_iter().find(|&s| g.awaiting()[s]).unwrap();
                 let l = g.builtin_line(seat, names[seat], &mut rng);
                 out.now_ms += 1500;
                 assert_eq!(g.on_line(seat, &l, &mut out), Ok(Step::Done), "{l}");
@@ -1000,7 +1007,7 @@ mod tests {
                             assert_eq!(v["board"], json!(truth.rows(viewer)));
                             if let Some(s) = viewer {
                                 for p in Pos::all() {
-                                    if truth.hides(other(s), p) {
+                                    if truth.hides(s.other(), p) {
                                         hidden_seen += 1;
                                         assert_eq!(v["board"][p.y as usize][p.x as usize], "#");
                                     }
@@ -1011,13 +1018,13 @@ mod tests {
                             for entry in v["moves"].as_array().unwrap() {
                                 for p in named_spaces(entry) {
                                     assert!(
-                                        !truth.hides(other(s), p),
-                                        "seed {seed}: {entry} names {p}, hidden from seat {s}"
+                                        !truth.hides(s.other(), p),
+                                        "seed {seed}: {entry} names {p}, hidden from seat {s:?}"
                                     );
                                 }
                             }
                         }
-                        ("over", Some(0)) => over = Some(v),
+                        ("over", Some(First)) => over = Some(v),
                         _ => {}
                     }
                 }
@@ -1029,7 +1036,7 @@ mod tests {
                 if e["event"] != "move" {
                     continue;
                 }
-                let seat = if e["id"] == "u-1" { 0 } else { 1 };
+                let seat = if e["id"] == "u-1" { First } else { Second };
                 let action = parse_action(&e["move"]).expect("a logged action parses");
                 let (effect, _) = board.apply(seat, action).expect("a logged action is legal");
                 let _: Effect = effect;
@@ -1041,8 +1048,8 @@ mod tests {
             );
             let won = &over["results"]["won"];
             match g.outcome().unwrap().winner() {
-                Some(0) => assert_eq!(won, "u-1"),
-                Some(_) => assert_eq!(won, "u-2"),
+                Some(First) => assert_eq!(won, "u-1"),
+                Some(Second) => assert_eq!(won, "u-2"),
                 None => assert_eq!(won, &Value::Null),
             }
         }

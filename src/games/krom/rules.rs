@@ -11,7 +11,7 @@
 //! fails only because of a hidden enemy piece (moving or making onto it) costs its move and does
 //! nothing (a "bump"), while one that is illegal on what the player sees loses the game.
 
-use crate::games::{Seat, other};
+use crate::games::Seat;
 
 /// The side of the board.
 pub const SIZE: usize = 16;
@@ -148,7 +148,10 @@ impl Kind {
 
 /// The colour letter of a seat: `r` (red, seat 0) or `b` (blue, seat 1).
 pub fn colour(seat: Seat) -> char {
-    if seat == 0 { 'r' } else { 'b' }
+    match seat {
+        Seat::First => 'r',
+        Seat::Second => 'b',
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,7 +259,7 @@ impl Board {
 
     pub fn start() -> Board {
         let mut b = Board::empty();
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             b.cell_mut(FACTORIES[seat]).piece = Some(Piece::new(seat, Kind::Factory));
             for w in START_WALLS[seat] {
                 b.cell_mut(w).piece = Some(Piece::new(seat, Kind::Wall));
@@ -352,7 +355,7 @@ impl Board {
     /// [`Seen`] and [`mask`]). An `Err` says why the action is illegal; the board is then
     /// unchanged.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(Effect, Seen), String> {
-        let viewer = other(seat);
+        let viewer = seat.other();
         match action {
             Action::Pass => Ok((Effect::Done, Seen::Pass)),
             Action::Move(from, to) => {
@@ -526,8 +529,8 @@ impl Board {
                     [] => None,
                     [c, k, h] => {
                         let owner = match c {
-                            'r' => 0,
-                            'b' => 1,
+                            'r' => Seat::First,
+                            'b' => Seat::Second,
                             _ => return Err(bad()),
                         };
                         let kind = Kind::from_letter(k).ok_or_else(bad)?;
@@ -565,7 +568,10 @@ pub fn next_to(set: &[[bool; SIZE]; SIZE]) -> [[bool; SIZE]; SIZE] {
 
 /// `red` or `blue`.
 pub fn side_name(seat: Seat) -> &'static str {
-    if seat == 0 { "red" } else { "blue" }
+    match seat {
+        Seat::First => "red",
+        Seat::Second => "blue",
+    }
 }
 
 /// Hide what the end of the turn would give away: a space that, once `mover`'s turn is over,
@@ -615,7 +621,7 @@ impl State {
         State {
             board: Board::start(),
             moves: [MOVES_PER_TURN.min(cap); 2],
-            to_move: 0,
+            to_move: Seat::First,
             turns: 0,
             max_turns,
             cap,
@@ -663,7 +669,7 @@ impl State {
                 ..
             } = effect
             {
-                winner = Some(other(owner));
+                winner = Some(owner.other());
                 break;
             }
         }
@@ -673,7 +679,7 @@ impl State {
         self.board = board;
         self.moves[seat] = (have - played.len() as u32 + MOVES_PER_TURN).min(self.cap);
         self.turns += 1;
-        self.to_move = other(seat);
+        self.to_move = seat.other();
         self.winner = winner;
         if winner.is_none() && self.turns >= self.max_turns {
             self.drawn = true;
@@ -685,6 +691,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
 
     fn p(x: u8, y: u8) -> Pos {
         Pos::new(x, y)
@@ -701,16 +708,16 @@ mod tests {
     #[test]
     fn the_start_position() {
         let b = Board::start();
-        assert_eq!(piece(&b, p(7, 1)), Some((0, Kind::Factory, 3)));
-        assert_eq!(piece(&b, p(8, 14)), Some((1, Kind::Factory, 3)));
+        assert_eq!(piece(&b, p(7, 1)), Some((First, Kind::Factory, 3)));
+        assert_eq!(piece(&b, p(8, 14)), Some((Second, Kind::Factory, 3)));
         for w in [p(6, 1), p(8, 1), p(7, 2)] {
-            assert_eq!(piece(&b, w), Some((0, Kind::Wall, 2)));
+            assert_eq!(piece(&b, w), Some((First, Kind::Wall, 2)));
         }
         for w in [p(7, 14), p(9, 14), p(8, 13)] {
-            assert_eq!(piece(&b, w), Some((1, Kind::Wall, 2)));
+            assert_eq!(piece(&b, w), Some((Second, Kind::Wall, 2)));
         }
         assert_eq!(Pos::all().filter(|&q| b.cell(q).piece.is_some()).count(), 8);
-        assert_eq!(b.cell_text(Some(1), p(7, 1)), "-rf3");
+        assert_eq!(b.cell_text(Some(Second), p(7, 1)), "-rf3");
         assert_eq!(b.cell_text(None, p(0, 0)), "-");
         assert_eq!(Board::from_rows(&b.rows(None)), Ok(b));
     }
@@ -719,10 +726,10 @@ mod tests {
     fn move_one_step_to_an_empty_space_only() {
         let mut b = Board::start();
         assert_eq!(
-            b.apply(0, Action::Move(p(7, 2), p(7, 3))).unwrap().0,
+            b.apply(First, Action::Move(p(7, 2), p(7, 3))).unwrap().0,
             Effect::Done
         );
-        assert_eq!(piece(&b, p(7, 3)), Some((0, Kind::Wall, 2)));
+        assert_eq!(piece(&b, p(7, 3)), Some((First, Kind::Wall, 2)));
         assert_eq!(b.cell(p(7, 2)).piece, None);
         let before = b.clone();
         for (action, why) in [
@@ -736,7 +743,7 @@ mod tests {
             (Action::Move(p(3, 3), p(3, 4)), "no wall or gun of its own"),
             (Action::Move(p(6, 1), p(7, 1)), "holds a red factory"),
         ] {
-            let e = b.apply(0, action).unwrap_err();
+            let e = b.apply(First, action).unwrap_err();
             assert!(e.contains(why), "{action:?}: {e}");
             assert_eq!(b, before, "a refused action changes nothing");
         }
@@ -746,60 +753,72 @@ mod tests {
     fn make_needs_an_empty_space_next_to_the_chain() {
         let mut b = Board::start();
         // Next to a wall that touches the factory.
-        b.apply(0, Action::Make(p(7, 3), Kind::Gun)).unwrap();
-        assert_eq!(piece(&b, p(7, 3)), Some((0, Kind::Gun, 1)));
+        b.apply(First, Action::Make(p(7, 3), Kind::Gun)).unwrap();
+        assert_eq!(piece(&b, p(7, 3)), Some((First, Kind::Gun, 1)));
         // The chain goes on through the new gun.
-        b.apply(0, Action::Make(p(7, 4), Kind::Wall)).unwrap();
-        assert_eq!(piece(&b, p(7, 4)), Some((0, Kind::Wall, 2)));
+        b.apply(First, Action::Make(p(7, 4), Kind::Wall)).unwrap();
+        assert_eq!(piece(&b, p(7, 4)), Some((First, Kind::Wall, 2)));
         // Diagonal is not adjacent; two spaces away is not adjacent.
-        let e = b.apply(0, Action::Make(p(8, 5), Kind::Wall)).unwrap_err();
+        let e = b
+            .apply(First, Action::Make(p(8, 5), Kind::Wall))
+            .unwrap_err();
         assert!(e.contains("not next to"), "{e}");
-        let e = b.apply(0, Action::Make(p(7, 6), Kind::Wall)).unwrap_err();
+        let e = b
+            .apply(First, Action::Make(p(7, 6), Kind::Wall))
+            .unwrap_err();
         assert!(e.contains("not next to"), "{e}");
         // Occupied, a factory, the other side's chain.
-        assert!(b.apply(0, Action::Make(p(7, 4), Kind::Gun)).is_err());
-        assert!(b.apply(0, Action::Make(p(6, 2), Kind::Factory)).is_err());
-        assert!(b.apply(0, Action::Make(p(8, 12), Kind::Gun)).is_err());
-        assert!(b.apply(1, Action::Make(p(8, 12), Kind::Gun)).is_ok());
+        assert!(b.apply(First, Action::Make(p(7, 4), Kind::Gun)).is_err());
+        assert!(
+            b.apply(First, Action::Make(p(6, 2), Kind::Factory))
+                .is_err()
+        );
+        assert!(b.apply(First, Action::Make(p(8, 12), Kind::Gun)).is_err());
+        assert!(b.apply(Second, Action::Make(p(8, 12), Kind::Gun)).is_ok());
         // Break the chain: moving the gun away from the wall cuts the wall at [7,4] off.
-        b.apply(0, Action::Move(p(7, 3), p(6, 3))).unwrap();
-        let e = b.apply(0, Action::Make(p(7, 5), Kind::Wall)).unwrap_err();
+        b.apply(First, Action::Move(p(7, 3), p(6, 3))).unwrap();
+        let e = b
+            .apply(First, Action::Make(p(7, 5), Kind::Wall))
+            .unwrap_err();
         assert!(
             e.contains("not next to"),
             "a piece cut off from the factory: {e}"
         );
         // Destroying the link also breaks a chain.
         let mut b = Board::start();
-        b.apply(0, Action::Make(p(5, 1), Kind::Gun)).unwrap();
-        b.apply(0, Action::Make(p(5, 2), Kind::Wall)).unwrap();
-        b.apply(0, Action::Make(p(6, 0), Kind::Gun)).unwrap();
+        b.apply(First, Action::Make(p(5, 1), Kind::Gun)).unwrap();
+        b.apply(First, Action::Make(p(5, 2), Kind::Wall)).unwrap();
+        b.apply(First, Action::Make(p(6, 0), Kind::Gun)).unwrap();
         // The gun on [5,1] fires east... no: fire the gun on [6,0] south at the wall [6,1] twice.
-        b.apply(0, Action::Fire(p(6, 0), Dir::South)).unwrap();
-        b.apply(0, Action::Fire(p(6, 0), Dir::South)).unwrap();
+        b.apply(First, Action::Fire(p(6, 0), Dir::South)).unwrap();
+        b.apply(First, Action::Fire(p(6, 0), Dir::South)).unwrap();
         assert_eq!(b.cell(p(6, 1)).piece, None);
-        assert!(b.apply(0, Action::Make(p(4, 2), Kind::Wall)).is_err());
-        assert!(b.apply(0, Action::Make(p(6, 1), Kind::Wall)).is_ok());
-        assert!(b.apply(0, Action::Make(p(4, 2), Kind::Wall)).is_ok());
+        assert!(b.apply(First, Action::Make(p(4, 2), Kind::Wall)).is_err());
+        assert!(b.apply(First, Action::Make(p(6, 1), Kind::Wall)).is_ok());
+        assert!(b.apply(First, Action::Make(p(4, 2), Kind::Wall)).is_ok());
     }
 
     #[test]
     fn camo_on_the_chain_or_next_to_it() {
         let mut b = Board::start();
         for at in [p(7, 1), p(6, 1), p(7, 3), p(5, 1), p(9, 1)] {
-            assert_eq!(b.apply(0, Action::Camo(at)).unwrap().0, Effect::Done);
+            assert_eq!(b.apply(First, Action::Camo(at)).unwrap().0, Effect::Done);
             assert!(b.cell(at).camo);
         }
         for at in [p(7, 4), p(5, 2), p(8, 12)] {
-            let e = b.apply(0, Action::Camo(at)).unwrap_err();
+            let e = b.apply(First, Action::Camo(at)).unwrap_err();
             assert!(e.contains("neither"), "{e}");
         }
         // Again on a camouflaged space: allowed, nothing changes, the opponent sees nothing.
-        assert_eq!(b.apply(0, Action::Camo(p(7, 3))).unwrap().1, Seen::Hidden);
+        assert_eq!(
+            b.apply(First, Action::Camo(p(7, 3))).unwrap().1,
+            Seen::Hidden
+        );
         // Camo hides red's pieces from blue only.
-        assert_eq!(b.seen(1, p(7, 1)), None);
-        assert!(b.seen(0, p(7, 1)).is_some());
-        assert_eq!(b.cell_text(Some(1), p(6, 1)), "#");
-        assert_eq!(b.cell_text(Some(0), p(6, 1)), "#rw2");
+        assert_eq!(b.seen(Second, p(7, 1)), None);
+        assert!(b.seen(First, p(7, 1)).is_some());
+        assert_eq!(b.cell_text(Some(Second), p(6, 1)), "#");
+        assert_eq!(b.cell_text(Some(First), p(6, 1)), "#rw2");
         assert_eq!(b.cell_text(None, p(6, 1)), "#rw2");
     }
 
@@ -812,7 +831,7 @@ mod tests {
             Action::Fire(p(8, 2), Dir::South),
         ])
         .unwrap();
-        assert_eq!(piece(&s.board, p(8, 13)), Some((1, Kind::Wall, 1)));
+        assert_eq!(piece(&s.board, p(8, 13)), Some((Second, Kind::Wall, 1)));
         // Blue camouflages the damaged wall and makes a gun on [9,13] (east of the wall).
         s.play_turn(&[Action::Camo(p(8, 13)), Action::Make(p(9, 12), Kind::Wall)])
             .unwrap_err();
@@ -841,7 +860,7 @@ mod tests {
             &Cell::default(),
             "camo destroyed too"
         );
-        assert_eq!(piece(&s.board, p(8, 14)), Some((1, Kind::Factory, 1)));
+        assert_eq!(piece(&s.board, p(8, 14)), Some((Second, Kind::Factory, 1)));
         assert_eq!(s.winner, None);
         // Blue's gun on [10,14] fires west at its own wall [9,14]: hit once, then east: void.
         let played = s
@@ -850,11 +869,11 @@ mod tests {
                 Action::Fire(p(10, 14), Dir::East),
             ])
             .unwrap();
-        assert_eq!(piece(&s.board, p(9, 14)), Some((1, Kind::Wall, 1)));
+        assert_eq!(piece(&s.board, p(9, 14)), Some((Second, Kind::Wall, 1)));
         assert_eq!(played[1].effect, Effect::Missed);
         // The factory's third hit.
         let played = s.play_turn(&[Action::Fire(p(8, 2), Dir::South)]).unwrap();
-        assert_eq!(s.winner, Some(0));
+        assert_eq!(s.winner, Some(First));
         assert!(s.is_over());
         assert!(matches!(
             played[0].effect,
@@ -863,16 +882,16 @@ mod tests {
                 piece: Piece {
                     kind: Kind::Factory,
                     hits: 0,
-                    owner: 1
+                    owner: Second
                 },
                 ..
             }
         ));
         // A gun takes one hit.
         let mut b = Board::start();
-        b.apply(0, Action::Make(p(8, 2), Kind::Gun)).unwrap();
-        b.apply(1, Action::Make(p(8, 12), Kind::Gun)).unwrap();
-        let (e, _) = b.apply(1, Action::Fire(p(8, 12), Dir::North)).unwrap();
+        b.apply(First, Action::Make(p(8, 2), Kind::Gun)).unwrap();
+        b.apply(Second, Action::Make(p(8, 12), Kind::Gun)).unwrap();
+        let (e, _) = b.apply(Second, Action::Fire(p(8, 12), Dir::North)).unwrap();
         assert!(matches!(e, Effect::Hit { destroyed: true, at, .. } if at == p(8, 2)));
         assert_eq!(b.cell(p(8, 2)).piece, None);
     }
@@ -889,7 +908,7 @@ mod tests {
             Action::Pass,
         ])
         .unwrap();
-        assert_eq!(s.winner, Some(1));
+        assert_eq!(s.winner, Some(Second));
     }
 
     #[test]
@@ -901,7 +920,7 @@ mod tests {
         s.play_turn(&[Action::Pass, Action::Pass, Action::Pass])
             .unwrap();
         assert_eq!(s.moves, [5, 3]);
-        assert_eq!(s.to_move, 0);
+        assert_eq!(s.to_move, First);
         // Five actions now fit; an empty turn saves everything, up to the cap.
         s.play_turn(&[Action::Pass; 5]).unwrap();
         assert_eq!(s.moves, [3, 3]);
@@ -944,8 +963,8 @@ mod tests {
         .unwrap();
         s.play_turn(&[]).unwrap();
         // Put a blue wall under the camo on [7,4] (as if it had walked there).
-        s.board.cell_mut(p(7, 4)).piece = Some(Piece::new(1, Kind::Wall));
-        assert_eq!(s.board.seen(0, p(7, 4)), None, "red does not see it");
+        s.board.cell_mut(p(7, 4)).piece = Some(Piece::new(Second, Kind::Wall));
+        assert_eq!(s.board.seen(First, p(7, 4)), None, "red does not see it");
         let played = s
             .play_turn(&[
                 Action::Move(p(7, 3), p(7, 4)),
@@ -955,8 +974,8 @@ mod tests {
             .unwrap();
         assert_eq!(played[0].effect, Effect::Bumped);
         assert_eq!(played[1].effect, Effect::Bumped);
-        assert_eq!(piece(&s.board, p(7, 3)), Some((0, Kind::Gun, 1)));
-        assert_eq!(piece(&s.board, p(7, 4)), Some((1, Kind::Wall, 2)));
+        assert_eq!(piece(&s.board, p(7, 3)), Some((First, Kind::Gun, 1)));
+        assert_eq!(piece(&s.board, p(7, 4)), Some((Second, Kind::Wall, 2)));
         assert_eq!(s.moves[0], 3, "all three moves spent");
         // The same wall in the open is plainly in the way: illegal.
         s.play_turn(&[]).unwrap();
@@ -983,7 +1002,7 @@ mod tests {
             Action::Fire(p(8, 2), Dir::South),
         ])
         .unwrap();
-        assert_eq!((s.winner, s.drawn), (Some(0), false));
+        assert_eq!((s.winner, s.drawn), (Some(First), false));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::SEARCH_DEPTH;
 use super::rules::{Board, COLOURS, Move, groups, parse_square};
 use crate::games::picture::{self, Picture};
 use crate::games::position::{self, Position, builtin_move, random_move};
-use crate::games::{Fault, Game, Outbox, Outcome, Params, Seat, Seating, Step, derive_seed, other};
+use crate::games::{Fault, Game, Outbox, Outcome, Params, Seat, Seating, Step, derive_seed};
 
 /// The seed stream of the generator that plays `random` for a bot (the built-in bots use 100, 101).
 const RANDOM_STREAM: u64 = 1;
@@ -197,7 +197,7 @@ impl Game for Loa {
             return;
         }
         self.failed = true;
-        out.spectators(Self::result_line(Some(other(seat)), fault.kind.as_str()));
+        out.spectators(Self::result_line(Some(seat.other()), fault.kind.as_str()));
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -215,7 +215,10 @@ impl Game for Loa {
 
     fn picture(&self) -> Picture {
         let side = |seat: Seat| {
-            let colour = if seat == 0 { "black" } else { "white" };
+            let colour = match seat {
+                Seat::First => "black",
+                Seat::Second => "white",
+            };
             format!("{colour} ({})", self.names[seat])
         };
         let mut notes = vec![match self.pos.outcome() {
@@ -227,7 +230,7 @@ impl Game for Loa {
             },
         }];
         if self.last == Some(Move::Pass) {
-            notes.push(format!("{} passed", side(other(self.pos.to_move()))));
+            notes.push(format!("{} passed", side(self.pos.to_move().other())));
         }
         notes.push(format!(
             "ply {} of {}",
@@ -235,7 +238,7 @@ impl Game for Loa {
             self.pos.max_plies()
         ));
         // Connection is the goal: the groups say how far each side is from it.
-        for (seat, set) in self.pos.sides().into_iter().enumerate() {
+        for (seat, set) in Seat::BOTH.into_iter().zip(self.pos.sides()) {
             let n = groups(set);
             let plural = if n == 1 { "" } else { "s" };
             notes.push(format!(
@@ -245,7 +248,7 @@ impl Game for Loa {
             ));
         }
         // CodinGame shows each player's message beside its last action.
-        for (seat, said) in self.said.iter().enumerate() {
+        for (seat, said) in Seat::BOTH.into_iter().zip(&self.said) {
             if !said.is_empty() {
                 notes.push(format!("{} says: {said}", side(seat)));
             }
@@ -260,6 +263,7 @@ impl Game for Loa {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::{Draw, FaultKind, Msg};
 
     fn game(max_plies: &str) -> Loa {
@@ -314,7 +318,10 @@ mod tests {
         assert_eq!(moves[0], "b1b3");
         assert_eq!(g.awaiting(), [true, false]);
 
-        assert_eq!(g.on_line(0, "B1B3  going up ", &mut out), Ok(Step::Done));
+        assert_eq!(
+            g.on_line(First, "B1B3  going up ", &mut out),
+            Ok(Step::Done)
+        );
         let ([black, white], spect) = lines(&mut out);
         assert!(black.is_empty());
         assert_eq!(spect, ["b1b3 going up"]);
@@ -328,7 +335,7 @@ mod tests {
 
         // `random` plays a legal move for white from the game's generator; the next player is
         // told which, and black's colour is not repeated.
-        assert_eq!(g.on_line(1, "random", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(Second, "random", &mut out), Ok(Step::Done));
         let ([black, _], spect) = lines(&mut out);
         assert_eq!(spect.len(), 1);
         assert_eq!(black[0], ".bbbbbb.");
@@ -341,8 +348,8 @@ mod tests {
         let mut g = game("150");
         let mut out = Outbox::default();
         g.start(&mut out);
-        assert_eq!(g.on_line(0, " b1b3\r", &mut out), Ok(Step::Done));
-        assert_eq!(g.on_line(1, "a2c2   ", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(First, " b1b3\r", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(Second, "a2c2   ", &mut out), Ok(Step::Done));
         let (_, spect) = lines(&mut out);
         assert_eq!(spect, ["alpha", "beta", "b1b3", "a2c2"]);
     }
@@ -355,7 +362,7 @@ mod tests {
             let mut out = Outbox::default();
             g.start(&mut out);
             lines(&mut out);
-            assert_eq!(g.on_line(0, line, &mut out), Ok(Step::Done), "{line}");
+            assert_eq!(g.on_line(First, line, &mut out), Ok(Step::Done), "{line}");
             let ([_, white], _) = lines(&mut out);
             assert_eq!(white[9], "b1b3", "{line}: the opponent is told the move");
         }
@@ -370,7 +377,7 @@ mod tests {
             let mut g = game_with("150", "server");
             let mut out = Outbox::default();
             g.start(&mut out);
-            let f = g.on_line(0, line, &mut out).expect_err(line);
+            let f = g.on_line(First, line, &mut out).expect_err(line);
             assert_eq!(f.kind, kind, "{line}: {f:?}");
             assert!(f.detail.contains(&format!("sent '{line}'")), "{f:?}");
         }
@@ -378,7 +385,7 @@ mod tests {
         let mut g = game("150");
         let mut out = Outbox::default();
         g.start(&mut out);
-        let f = g.on_line(0, "b1b3;", &mut out).expect_err("docs");
+        let f = g.on_line(First, "b1b3;", &mut out).expect_err("docs");
         assert_eq!(f.kind, FaultKind::Protocol);
     }
 
@@ -389,7 +396,7 @@ mod tests {
             let mut out = Outbox::default();
             g.start(&mut out);
             for i in 0..10 {
-                g.on_line(i % 2, "random", &mut out).unwrap();
+                g.on_line(Seat::BOTH[i % 2], "random", &mut out).unwrap();
             }
             lines(&mut out).1
         };
@@ -418,10 +425,10 @@ mod tests {
             let mut out = Outbox::default();
             g.start(&mut out);
             lines(&mut out);
-            let f = g.on_line(0, line, &mut out).expect_err(line);
+            let f = g.on_line(First, line, &mut out).expect_err(line);
             assert_eq!(f.kind, kind, "{line:?}: {f:?}");
             assert!(f.detail.contains(detail), "{line:?}: {}", f.detail);
-            g.on_fault(0, &f, &mut out);
+            g.on_fault(First, &f, &mut out);
             let (seats, spect) = lines(&mut out);
             assert!(
                 seats.iter().all(Vec::is_empty),
@@ -437,9 +444,9 @@ mod tests {
         let mut g = game("2");
         let mut out = Outbox::default();
         g.start(&mut out);
-        g.on_line(0, "b1b3", &mut out).unwrap();
+        g.on_line(First, "b1b3", &mut out).unwrap();
         lines(&mut out);
-        g.on_line(1, "a2c2 bye", &mut out).unwrap();
+        g.on_line(Second, "a2c2 bye", &mut out).unwrap();
         let (seats, spect) = lines(&mut out);
         assert!(seats.iter().all(Vec::is_empty));
         assert_eq!(spect, ["a2c2 bye", "result draw limit"]);
@@ -463,8 +470,8 @@ mod tests {
                 "white (beta): 12 checkers in 2 groups"
             ]
         );
-        g.on_line(0, "b1b3", &mut out).unwrap();
-        g.on_line(1, "h7f7 hello", &mut out).unwrap();
+        g.on_line(First, "b1b3", &mut out).unwrap();
+        g.on_line(Second, "h7f7 hello", &mut out).unwrap();
         let q = g.picture();
         let (after, notes) = (q.grid(), &q.notes);
         let changed: Vec<usize> = (0..64)
@@ -478,9 +485,9 @@ mod tests {
         assert_eq!(notes[3], "white (beta): 12 checkers in 3 groups");
         assert_eq!(notes[4], "white (beta) says: hello");
         assert_eq!(notes.len(), 5, "black gave no message");
-        g.on_line(0, "random a message longer than shown", &mut out)
+        g.on_line(First, "random a message longer than shown", &mut out)
             .unwrap();
-        g.on_line(1, "random", &mut out).unwrap();
+        g.on_line(Second, "random", &mut out).unwrap();
         let notes = g.picture().notes;
         assert_eq!(notes[4], "black (alpha) says: a message longer");
         assert_eq!(notes.len(), 5, "white's message went with its next move");
@@ -491,7 +498,7 @@ mod tests {
         let g = game("150");
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         for bot in ["random", "search"] {
-            let line = g.builtin_line(0, bot, &mut rng);
+            let line = g.builtin_line(First, bot, &mut rng);
             assert!(
                 g.pos
                     .legal_moves()

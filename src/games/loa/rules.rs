@@ -15,7 +15,7 @@
 //! counts as a ply. After `max_plies` plies (150 unless set otherwise) the game is a draw.
 
 use crate::games::position::Position;
-use crate::games::{Draw, Outcome, Seat, other};
+use crate::games::{Draw, Outcome, Seat};
 
 /// Plies after which a game is drawn (reason `limit`), unless set otherwise.
 pub const DEFAULT_MAX_PLIES: u32 = 150;
@@ -163,7 +163,7 @@ impl Board {
     pub fn start() -> Board {
         let black = 0x7E00_0000_0000_007E; // b1..g1 and b8..g8
         let white = 0x0081_8181_8181_8100; // a2..a7 and h2..h7
-        Board::from_sides([black, white], 0)
+        Board::from_sides([black, white], Seat::First)
     }
 
     fn from_sides(sides: [u64; 2], to_move: Seat) -> Board {
@@ -175,14 +175,14 @@ impl Board {
             result: None,
         };
         // A position given ready-made may already be decided: the side that moved last first.
-        b.result = b.decide(other(to_move));
+        b.result = b.decide(to_move.other());
         b
     }
 
     /// The same position with a limit of `n` plies in all (0: no limit).
     pub fn with_max_plies(mut self, n: u32) -> Board {
         self.max_plies = n;
-        self.result = self.decide(other(self.to_move));
+        self.result = self.decide(self.to_move.other());
         self
     }
 
@@ -201,8 +201,8 @@ impl Board {
             .rsplit_once(' ')
             .ok_or("expected the 8 rows joined by '/', a space, and the side to move (b or w)")?;
         let to_move = match side {
-            "b" => 0,
-            "w" => 1,
+            "b" => Seat::First,
+            "w" => Seat::Second,
             _ => return Err(format!("the side to move is b or w, not {side:?}")),
         };
         let rows: Vec<&str> = rows.trim().split('/').collect();
@@ -233,8 +233,8 @@ impl Board {
                 }
             }
         }
-        for (seat, set) in sides.iter().enumerate() {
-            if *set == 0 {
+        for (seat, set) in Seat::BOTH.into_iter().zip(sides) {
+            if set == 0 {
                 return Err(format!("{} has no checker", COLOURS[seat]));
             }
         }
@@ -273,7 +273,9 @@ impl Board {
 
     /// The seat whose checker stands on `sq`, if any.
     pub fn owner(&self, sq: u8) -> Option<Seat> {
-        (0..2).find(|&s| self.sides[s] & (1u64 << sq) != 0)
+        Seat::BOTH
+            .into_iter()
+            .find(|&s| self.sides[s] & (1u64 << sq) != 0)
     }
 
     /// Each seat's checkers as a set (bit `sq`).
@@ -287,7 +289,7 @@ impl Board {
     fn steps(&self) -> Vec<Move> {
         let me = self.to_move;
         let own = self.sides[me];
-        let theirs = self.sides[other(me)];
+        let theirs = self.sides[me.other()];
         let occupied = own | theirs;
         let mut moves = Vec::with_capacity(48);
         let mut rest = own;
@@ -377,10 +379,10 @@ impl Board {
         let (sf, sr) = (df.signum(), dr.signum());
         for k in 1..n {
             let sq = ((file(from) as i8 + k * sf) + 8 * (rank(from) as i8 + k * sr)) as u8;
-            if self.owner(sq) == Some(other(me)) {
+            if self.owner(sq) == Some(me.other()) {
                 return Some(format!(
                     "it would jump over {}'s checker on {}",
-                    COLOURS[other(me)],
+                    COLOURS[me.other()],
                     square_name(sq)
                 ));
             }
@@ -398,8 +400,8 @@ impl Board {
     fn decide(&self, mover: Seat) -> Option<Outcome> {
         if connected(self.sides[mover]) {
             Some(Outcome::win(mover))
-        } else if connected(self.sides[other(mover)]) {
-            Some(Outcome::win(other(mover)))
+        } else if connected(self.sides[mover.other()]) {
+            Some(Outcome::win(mover.other()))
         } else if self.max_plies > 0 && self.plies >= self.max_plies {
             Some(Outcome::Drawn(Draw::Limit))
         } else {
@@ -480,10 +482,10 @@ impl Position for Board {
         let me = self.to_move;
         if let Move::Step { from, to } = *mv {
             self.sides[me] = (self.sides[me] & !(1u64 << from)) | (1u64 << to);
-            self.sides[other(me)] &= !(1u64 << to);
+            self.sides[me.other()] &= !(1u64 << to);
         }
         self.plies += 1;
-        self.to_move = other(me);
+        self.to_move = me.other();
         self.result = self.decide(me);
     }
 
@@ -511,7 +513,7 @@ impl Position for Board {
     }
 
     fn evaluate(&self, seat: Seat) -> i32 {
-        Self::badness(self.sides[other(seat)]) - Self::badness(self.sides[seat])
+        Self::badness(self.sides[seat.other()]) - Self::badness(self.sides[seat])
     }
 }
 
@@ -532,6 +534,7 @@ impl crate::games::position::Textual for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::position::{perft, suite};
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;
@@ -652,7 +655,7 @@ mod tests {
         assert!(why(&b, "a1a4").contains("a4 is taken by w's own checker"));
         // The game over, nothing is legal.
         let mut b = b;
-        b.result = Some(Outcome::win(0));
+        b.result = Some(Outcome::win(First));
         assert!(why(&b, "a2a5").contains("over"));
     }
 
@@ -671,7 +674,7 @@ mod tests {
         let mut b = at("w......./......../......../......../....w.../......../.bb...../.......b b");
         assert_eq!(b.outcome(), None);
         play(&mut b, "h1e4");
-        assert_eq!(b.outcome(), Some(Outcome::win(1)));
+        assert_eq!(b.outcome(), Some(Outcome::win(Second)));
         assert!(b.legal_moves().is_empty());
     }
 
@@ -682,11 +685,11 @@ mod tests {
         let mut b = at("w......./w......./......../......../...bw.../..b...../......../.......b b");
         assert_eq!(b.outcome(), None);
         play(&mut b, "h1e4");
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
         // The same seen from white: white's capture that connects both wins for white.
         let mut b = at("b......./b......./......../......../...wb.../..w...../......../.......w w");
         play(&mut b, "h1e4");
-        assert_eq!(b.outcome(), Some(Outcome::win(1)));
+        assert_eq!(b.outcome(), Some(Outcome::win(Second)));
     }
 
     #[test]
@@ -694,7 +697,7 @@ mod tests {
         // As above but black's c2-b2 are too far from e4: only white ends up connected.
         let mut b = at("w......./w......./......../......../....w.../......../.bb...../.......b b");
         play(&mut b, "h1e4");
-        assert_eq!(b.outcome(), Some(Outcome::win(1)));
+        assert_eq!(b.outcome(), Some(Outcome::win(Second)));
     }
 
     #[test]
@@ -703,11 +706,11 @@ mod tests {
         let mut b = at(".......w/......../......../......../w......./......../..bb..../b....... b");
         assert_eq!(b.outcome(), None);
         play(&mut b, "a1b1");
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
         // A position given ready-made with white connected, white to move: black moved last
         // without connecting, white is connected, so white has won.
         let b = at("......../......../......../w......./w......./......../..bb..../b....... w");
-        assert_eq!(b.outcome(), Some(Outcome::win(1)));
+        assert_eq!(b.outcome(), Some(Outcome::win(Second)));
         assert!(b.legal_moves().is_empty());
     }
 
@@ -723,7 +726,7 @@ mod tests {
         assert!(!Board::start().is_legal(&Move::Pass));
         play(&mut b, "pass");
         assert_eq!(b.plies(), 1);
-        assert_eq!(b.to_move(), 0);
+        assert_eq!(b.to_move(), First);
         assert_eq!(b.outcome(), None);
         assert!(!b.legal_moves().contains(&Move::Pass));
     }
@@ -745,7 +748,7 @@ mod tests {
         let mut b = at(".......w/......../......../......../w......./......../..bb..../b....... b");
         b.plies = 149;
         play(&mut b, "a1b1");
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
         // And a whole game of random moves that connects no one stops at exactly 150.
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut seen = false;
@@ -784,11 +787,11 @@ mod tests {
     #[test]
     fn evaluation_prefers_a_tight_group() {
         let b = Board::start();
-        assert_eq!(b.evaluate(0), 0, "the start is symmetric");
+        assert_eq!(b.evaluate(First), 0, "the start is symmetric");
         // Black gathered in the centre against white spread along the edges.
         let b = at("......../w......w/...bb.../..bbbb../..bbbb../...bb.../w......w/......w. w");
-        assert!(b.evaluate(0) > 0 && b.evaluate(1) < 0);
-        assert_eq!(b.evaluate(0), -b.evaluate(1));
+        assert!(b.evaluate(First) > 0 && b.evaluate(Second) < 0);
+        assert_eq!(b.evaluate(First), -b.evaluate(Second));
     }
 
     /// An independent, deliberately simple rules engine written from the rule text: a grid of
@@ -949,7 +952,7 @@ mod tests {
 
     fn same_result(b: &Board, r: &reference::Pos) {
         let theirs = r.result().map(|w| match w {
-            Some(c) => Outcome::win(if c == b'b' { 0 } else { 1 }),
+            Some(c) => Outcome::win(if c == b'b' { First } else { Second }),
             None => Outcome::Drawn(Draw::Limit),
         });
         assert_eq!(b.outcome(), theirs, "at {}", b.position_text());

@@ -36,6 +36,7 @@ pub fn row(names: &[String; 2], round: u32, throws: [Gesture; 2]) -> Vec<String>
 mod tests {
     use super::super::protocol::Roshambo;
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::{Game, Outbox, Params, Step};
 
     fn names() -> [String; 2] {
@@ -66,18 +67,18 @@ mod tests {
             ["round 1 of 2", "score: alpha 0, beta 0"]
         );
 
-        assert_eq!(game.on_line(0, "ROCK", &mut out), Ok(Step::Done));
+        assert_eq!(game.on_line(First, "ROCK", &mut out), Ok(Step::Done));
         assert_eq!(rows(&game), None, "one throw is not a round");
-        assert_eq!(game.on_line(1, "PAPER", &mut out), Ok(Step::Done));
+        assert_eq!(game.on_line(Second, "PAPER", &mut out), Ok(Step::Done));
         assert_eq!(rows(&game).unwrap(), ["1", "ROCK", "PAPER", "beta"]);
         assert_eq!(
             game.picture().notes,
             ["round 2 of 2", "score: alpha 0, beta 1"]
         );
 
-        assert_eq!(game.on_line(1, "SCISSORS", &mut out), Ok(Step::Done));
+        assert_eq!(game.on_line(Second, "SCISSORS", &mut out), Ok(Step::Done));
         assert_eq!(rows(&game), None);
-        assert_eq!(game.on_line(0, "SCISSORS", &mut out), Ok(Step::Done));
+        assert_eq!(game.on_line(First, "SCISSORS", &mut out), Ok(Step::Done));
         assert_eq!(rows(&game).unwrap(), ["2", "SCISSORS", "SCISSORS", "tie"]);
         assert_eq!(
             game.picture().notes,
@@ -91,11 +92,11 @@ mod tests {
         let mut game = Roshambo::new(&params, names());
         let mut out = Outbox::default();
         game.start(&mut out);
-        game.on_line(0, "ROCK", &mut out).unwrap();
-        game.on_line(1, "ROCK", &mut out).unwrap();
+        game.on_line(First, "ROCK", &mut out).unwrap();
+        game.on_line(Second, "ROCK", &mut out).unwrap();
         assert_eq!(rows(&game).unwrap(), ["1", "ROCK", "ROCK", "tie"]);
-        game.on_line(0, "PAPER", &mut out).unwrap();
-        game.on_fault(1, &crate::games::Fault::protocol("x"), &mut out);
+        game.on_line(First, "PAPER", &mut out).unwrap();
+        game.on_fault(Second, &crate::games::Fault::protocol("x"), &mut out);
         assert_eq!(rows(&game), None);
         assert_eq!(game.picture().notes[0], "beta retired");
     }

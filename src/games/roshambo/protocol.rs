@@ -6,7 +6,7 @@ use super::bots;
 use super::picture;
 use super::rules::{Gesture, points};
 use crate::games::picture::Picture;
-use crate::games::{Draw, Fault, Game, Outbox, Outcome, Params, Seat, Step, other};
+use crate::games::{Draw, Fault, Game, Outbox, Outcome, Params, Seat, Step};
 
 /// What a seat did in the current round.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,9 +51,9 @@ impl Roshambo {
             _ => "RETIRE",
         };
         // Each player hears the other's choice, but a failed player is sent nothing.
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             if self.choices[seat] != Choice::Failed {
-                out.to(seat, word(self.choices[other(seat)]));
+                out.to(seat, word(self.choices[seat.other()]));
             }
         }
         out.spectators(word(self.choices[0]));
@@ -80,9 +80,9 @@ impl Roshambo {
 impl Game for Roshambo {
     fn start(&mut self, out: &mut Outbox) {
         let rounds = self.rounds.to_string();
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             out.to(seat, self.names[seat].clone());
-            out.to(seat, self.names[other(seat)].clone());
+            out.to(seat, self.names[seat.other()].clone());
             out.to(seat, rounds.clone());
         }
         out.spectators(self.names[0].clone());
@@ -92,7 +92,7 @@ impl Game for Roshambo {
 
     fn awaiting(&self) -> [bool; 2] {
         let pending = |s: Seat| !self.over && self.choices[s] == Choice::Pending;
-        [pending(0), pending(1)]
+        Seat::BOTH.map(pending)
     }
 
     fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
@@ -118,8 +118,8 @@ impl Game for Roshambo {
         }
         let [a, b] = self.score;
         Some(match a.cmp(&b) {
-            std::cmp::Ordering::Greater => Outcome::win(0),
-            std::cmp::Ordering::Less => Outcome::win(1),
+            std::cmp::Ordering::Greater => Outcome::win(Seat::First),
+            std::cmp::Ordering::Less => Outcome::win(Seat::Second),
             std::cmp::Ordering::Equal => Outcome::Drawn(Draw::Rules),
         })
     }
@@ -129,7 +129,7 @@ impl Game for Roshambo {
     }
 
     fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
-        bots::choose(name, &self.history[other(seat)], rng)
+        bots::choose(name, &self.history[seat.other()], rng)
             .as_str()
             .to_string()
     }
@@ -143,10 +143,12 @@ impl Game for Roshambo {
                 [Choice::Pending, Choice::Pending] | [Choice::Played(_), Choice::Played(_)]
             );
         let row = finished.then(|| {
-            let throws = [0, 1].map(|s| *self.history[s].last().expect("a round was played"));
+            let throws = Seat::BOTH.map(|s| *self.history[s].last().expect("a round was played"));
             picture::row(&self.names, self.round, throws)
         });
-        let failed = (0..2).find(|&s| self.choices[s] == Choice::Failed);
+        let failed = Seat::BOTH
+            .into_iter()
+            .find(|&s| self.choices[s] == Choice::Failed);
         let status = match (failed, self.outcome()) {
             (Some(seat), _) => format!("{} retired", self.names[seat]),
             (None, Some(Outcome::Won(seat))) => format!("{} wins", self.names[seat]),

@@ -22,7 +22,7 @@ pub const LOOKS: [(char, &str, &str, &str); 2] = [
 /// The grid cell (row-major) of track cell `cell` of `seat`; `None` off the board (the start
 /// and the end).
 pub fn square(seat: Seat, cell: u8) -> Option<u32> {
-    let own = if seat == 0 { 0 } else { 2 };
+    let own = if seat == Seat::First { 0 } else { 2 };
     let (row, col) = match cell {
         1..=4 => (own, 4 - cell as u32),
         5..=12 => (1, cell as u32 - 5),
@@ -47,7 +47,7 @@ impl Board {
         let n = (ROWS * COLS) as usize;
         let mut ground = vec![' '; n];
         let mut cells = vec!['.'; n];
-        for (seat, &(key, ..)) in LOOKS.iter().enumerate() {
+        for (seat, &(key, ..)) in Seat::BOTH.into_iter().zip(&LOOKS) {
             for cell in START + 1..END {
                 let i = square(seat, cell).expect("cells 1..=14 are on the board") as usize;
                 ground[i] = if is_rosette(cell) { '*' } else { '.' };
@@ -81,6 +81,7 @@ impl Board {
 mod tests {
     use super::super::protocol::RoyalUr;
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::{Game, Outbox, Params, Step};
 
     const GROUND: &str = concat!("*...  *.", "...*....", "*...  *.");
@@ -93,20 +94,20 @@ mod tests {
 
     #[test]
     fn the_tracks_cover_the_board_once_apart_from_the_shared_row() {
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             let own: Vec<u32> = (1..=14).filter_map(|c| square(seat, c)).collect();
             assert_eq!(own.len(), 14);
             // Each step goes to a neighbouring square.
             for w in own.windows(2) {
                 let (a, b) = (w[0] as i32, w[1] as i32);
                 let (dr, dc) = (a / 8 - b / 8, a % 8 - b % 8);
-                assert_eq!(dr.abs() + dc.abs(), 1, "seat {seat}: {a} to {b}");
+                assert_eq!(dr.abs() + dc.abs(), 1, "seat {seat:?}: {a} to {b}");
             }
         }
-        assert_eq!(square(0, 5), square(1, 5));
-        assert_ne!(square(0, 4), square(1, 4));
-        assert_eq!(square(0, 0), None);
-        assert_eq!(square(1, END), None);
+        assert_eq!(square(First, 5), square(Second, 5));
+        assert_ne!(square(First, 4), square(Second, 4));
+        assert_eq!(square(First, 0), None);
+        assert_eq!(square(Second, END), None);
     }
 
     #[test]
@@ -131,13 +132,13 @@ mod tests {
             "alpha (light) to move, rolled 4 (1 1 1 1)"
         );
 
-        assert_eq!(g.on_line(0, "2", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(First, "2", &mut out), Ok(Step::Done));
         let p = g.picture();
         let d = p.grid();
         assert_eq!(d.views[0].cells, "a".to_string() + &".".repeat(23));
         assert_eq!(d.last, [0], "entering: only the target is on the board");
 
-        assert_eq!(g.on_line(0, "2", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(First, "2", &mut out), Ok(Step::Done));
         let p = g.picture();
         let d = p.grid();
         assert_eq!(
@@ -146,12 +147,12 @@ mod tests {
         );
         assert_eq!(d.last, [0, 9]);
 
-        assert_eq!(g.on_line(1, "0", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(Second, "0", &mut out), Ok(Step::Done));
         assert_eq!(
             g.picture().grid().views[0].cells,
             concat!("........", ".a......", "b.......")
         );
-        assert_eq!(g.on_line(1, "0", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(Second, "0", &mut out), Ok(Step::Done));
         let p = g.picture();
         let d = p.grid();
         assert_eq!(

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use super::picture::{LOOKS, LastMove};
 use super::rules::{Board, END, Roll, START, TOKENS};
 use crate::games::picture::{Board as Drawing, Picture};
-use crate::games::{Draw, Fault, Game, Outbox, Outcome, Params, Seat, Step, other};
+use crate::games::{Draw, Fault, Game, Outbox, Outcome, Params, Seat, Step};
 
 pub struct RoyalUr {
     board: Board,
@@ -48,7 +48,7 @@ impl RoyalUr {
             scripted: parse_rolls(params.text("rolls"))?.into_iter(),
             pace: params.float("pace"),
             max_moves: params.int("max_moves") as u32,
-            to_move: 0,
+            to_move: Seat::First,
             roll: Roll([false; 4]),
             waiting: false,
             moves: 0,
@@ -80,7 +80,7 @@ impl RoyalUr {
                 return;
             }
             out.pause(self.pace);
-            self.to_move = other(self.to_move);
+            self.to_move = self.to_move.other();
         }
     }
 }
@@ -88,13 +88,13 @@ impl RoyalUr {
 impl Game for RoyalUr {
     fn start(&mut self, out: &mut Outbox) {
         for name in &self.names {
-            out.to(0, name.clone());
-            out.to(1, name.clone());
+            out.to(Seat::First, name.clone());
+            out.to(Seat::Second, name.clone());
             out.spectators(name.clone());
         }
         // Players also learn their seat; spectators do not.
-        out.to(0, "0");
-        out.to(1, "1");
+        out.to(Seat::First, "0");
+        out.to(Seat::Second, "1");
         self.roll_until_move(out);
     }
 
@@ -130,7 +130,7 @@ impl Game for RoyalUr {
             from,
             to: effect.to,
         });
-        out.to(other(seat), text);
+        out.to(seat.other(), text);
         out.spectators(text);
         if let Some(winner) = self.board.winner() {
             self.outcome = Some(Outcome::win(winner));
@@ -141,7 +141,7 @@ impl Game for RoyalUr {
             return Ok(Step::Done);
         }
         if !effect.again {
-            self.to_move = other(seat);
+            self.to_move = seat.other();
         }
         out.pause(self.pace);
         self.roll_until_move(out);
@@ -151,7 +151,7 @@ impl Game for RoyalUr {
     fn on_fault(&mut self, seat: Seat, _fault: &Fault, out: &mut Outbox) {
         self.waiting = false;
         self.retired = Some(seat);
-        out.to(other(seat), "RETIRE");
+        out.to(seat.other(), "RETIRE");
         out.spectators("RETIRE");
     }
 
@@ -198,7 +198,7 @@ impl Game for RoyalUr {
             },
         };
         let mut notes = vec![status];
-        for seat in 0..2 {
+        for seat in Seat::BOTH {
             let count = |cell: u8| self.board.pos[seat].iter().filter(|&&p| p == cell).count();
             notes.push(format!(
                 "{}: {} to enter, {} borne off",
@@ -222,6 +222,7 @@ impl Game for RoyalUr {
 mod tests {
     use super::*;
     use crate::games::Msg;
+    use crate::games::Seat::{First, Second};
 
     fn game(rolls: &str) -> RoyalUr {
         let params =
@@ -255,18 +256,18 @@ mod tests {
         let mut out = Outbox::default();
         g.start(&mut out);
         out.take();
-        assert_eq!(g.on_line(0, "2", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(First, "2", &mut out), Ok(Step::Done));
         assert_eq!(g.awaiting(), [true, false], "landed on 4: seat 0 again");
-        assert_eq!(lines_to(&mut out, Some(1)), ["2", "0 0 1 1"]);
+        assert_eq!(lines_to(&mut out, Some(Second)), ["2", "0 0 1 1"]);
         // Token 2 is on 4; 4 + 2 = 6 is fine, but token 9 does not exist.
-        let e = g.on_line(0, "9", &mut out).unwrap_err();
+        let e = g.on_line(First, "9", &mut out).unwrap_err();
         assert_eq!(e.kind, crate::games::FaultKind::Protocol);
-        g.on_line(0, "2", &mut out).unwrap();
+        g.on_line(First, "2", &mut out).unwrap();
         assert_eq!(g.awaiting(), [false, true]);
         out.take();
         // Seat 1 rolled 1: token 0 to cell 1 is legal, so a garbage line is the failure.
-        g.on_fault(1, &Fault::protocol("x"), &mut out);
-        assert_eq!(lines_to(&mut out, Some(0)), ["RETIRE"]);
+        g.on_fault(Second, &Fault::protocol("x"), &mut out);
+        assert_eq!(lines_to(&mut out, Some(First)), ["RETIRE"]);
         assert_eq!(g.awaiting(), [false, false]);
     }
 }

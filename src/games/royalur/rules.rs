@@ -4,7 +4,7 @@
 //! and 15 is the end (borne off). Cells 5..=12 are the shared middle row: the same number names the
 //! same physical cell for both players, which is where captures happen.
 
-use crate::games::{Seat, other};
+use crate::games::Seat;
 
 pub const TOKENS: usize = 7;
 pub const START: u8 = 0;
@@ -108,7 +108,7 @@ impl Board {
         if self.pos[seat].contains(&to) {
             return Err(Blocked::OwnToken);
         }
-        if is_rosette(to) && is_shared(to) && self.pos[other(seat)].contains(&to) {
+        if is_rosette(to) && is_shared(to) && self.pos[seat.other()].contains(&to) {
             return Err(Blocked::OccupiedRosette);
         }
         Ok(to)
@@ -133,7 +133,7 @@ impl Board {
         self.pos[seat][token] = to;
         let mut captured = false;
         if is_shared(to) {
-            for p in self.pos[other(seat)].iter_mut() {
+            for p in self.pos[seat.other()].iter_mut() {
                 if *p == to {
                     *p = START;
                     captured = true;
@@ -152,13 +152,14 @@ impl Board {
     }
 
     pub fn winner(&self) -> Option<Seat> {
-        (0..2).find(|&s| self.finished(s) == TOKENS)
+        Seat::BOTH.into_iter().find(|&s| self.finished(s) == TOKENS)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
 
     fn board(a: [u8; 7], b: [u8; 7]) -> Board {
         Board { pos: [a, b] }
@@ -177,9 +178,9 @@ mod tests {
 
     #[test]
     fn a_roll_of_zero_has_no_move() {
-        assert!(Board::default().legal_tokens(0, 0).is_empty());
+        assert!(Board::default().legal_tokens(First, 0).is_empty());
         assert_eq!(
-            Board::default().legal_tokens(0, 1),
+            Board::default().legal_tokens(First, 1),
             (0..7).collect::<Vec<_>>()
         );
     }
@@ -187,15 +188,15 @@ mod tests {
     #[test]
     fn leaving_needs_the_exact_count() {
         let b = board([14, 13, 12, 0, 0, 0, 0], [0; 7]);
-        assert_eq!(b.target(0, 0, 1), Ok(END));
-        assert_eq!(b.target(0, 0, 2), Err(Blocked::Overshoots));
-        assert_eq!(b.target(0, 1, 2), Ok(END));
+        assert_eq!(b.target(First, 0, 1), Ok(END));
+        assert_eq!(b.target(First, 0, 2), Err(Blocked::Overshoots));
+        assert_eq!(b.target(First, 1, 2), Ok(END));
         // 12 + 2 = 14 is taken by our own token.
-        assert_eq!(b.target(0, 2, 2), Err(Blocked::OwnToken));
-        assert_eq!(b.target(0, 2, 3), Ok(END));
+        assert_eq!(b.target(First, 2, 2), Err(Blocked::OwnToken));
+        assert_eq!(b.target(First, 2, 3), Ok(END));
         let mut done = board([END; 7], [0; 7]);
-        assert_eq!(done.target(0, 3, 1), Err(Blocked::Finished));
-        assert_eq!(done.winner(), Some(0));
+        assert_eq!(done.target(First, 3, 1), Err(Blocked::Finished));
+        assert_eq!(done.winner(), Some(First));
         done.pos[0][3] = 14;
         assert_eq!(done.winner(), None);
     }
@@ -203,7 +204,7 @@ mod tests {
     #[test]
     fn captures_only_on_shared_cells() {
         let mut b = board([3, 0, 0, 0, 0, 0, 0], [6, 2, 0, 0, 0, 0, 0]);
-        let e = b.play(0, 0, 3).unwrap();
+        let e = b.play(First, 0, 3).unwrap();
         assert_eq!(
             e,
             Effect {
@@ -215,30 +216,30 @@ mod tests {
         assert_eq!(b.pos[1][0], START);
         // Cell 2 is private: seat 1's token on its own cell 2 is not in seat 0's way.
         let mut b = board([0; 7], [2, 0, 0, 0, 0, 0, 0]);
-        let e = b.play(0, 0, 2).unwrap();
+        let e = b.play(First, 0, 2).unwrap();
         assert!(!e.captured);
         assert_eq!(b.pos[1][0], 2);
         // Cells 13 and 14 are private too.
         let mut b = board([11, 0, 0, 0, 0, 0, 0], [13, 0, 0, 0, 0, 0, 0]);
-        assert!(!b.play(0, 0, 2).unwrap().captured);
+        assert!(!b.play(First, 0, 2).unwrap().captured);
     }
 
     #[test]
     fn rosettes_give_another_turn_and_protect() {
         let mut b = Board::default();
-        assert!(b.play(0, 0, 4).unwrap().again);
-        assert!(!b.play(0, 1, 3).unwrap().again);
-        assert!(b.play(0, 0, 4).unwrap().again, "8 is a rosette");
+        assert!(b.play(First, 0, 4).unwrap().again);
+        assert!(!b.play(First, 1, 3).unwrap().again);
+        assert!(b.play(First, 0, 4).unwrap().again, "8 is a rosette");
         // The central rosette cannot be taken from the opponent...
-        assert_eq!(b.target(1, 0, 4), Ok(4));
+        assert_eq!(b.target(Second, 0, 4), Ok(4));
         let b2 = board([8, 0, 0, 0, 0, 0, 0], [5, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(b2.target(1, 0, 3), Err(Blocked::OccupiedRosette));
+        assert_eq!(b2.target(Second, 0, 3), Err(Blocked::OccupiedRosette));
         // ...but can be jumped over.
-        assert_eq!(b2.target(1, 0, 4), Ok(9));
+        assert_eq!(b2.target(Second, 0, 4), Ok(9));
         let mut b3 = board([10, 0, 0, 0, 0, 0, 0], [0; 7]);
-        assert!(b3.play(0, 0, 4).unwrap().again, "14 is a rosette");
+        assert!(b3.play(First, 0, 4).unwrap().again, "14 is a rosette");
         assert!(
-            !b3.play(0, 0, 1).unwrap().again,
+            !b3.play(First, 0, 1).unwrap().again,
             "leaving gives no extra turn"
         );
     }
@@ -247,13 +248,13 @@ mod tests {
     fn skipped_turn_when_every_token_is_blocked() {
         // All tokens finished but one on 14: only a roll of exactly 1 moves.
         let b = board([END, END, END, END, END, END, 14], [0; 7]);
-        assert!(b.legal_tokens(0, 2).is_empty());
-        assert_eq!(b.legal_tokens(0, 1), vec![6]);
+        assert!(b.legal_tokens(First, 2).is_empty());
+        assert_eq!(b.legal_tokens(First, 1), vec![6]);
         // 4 -> 8 hits a guarded rosette, 0 -> 4 lands on our own token: nothing moves.
         let b = board([4, 0, END, END, END, END, END], [8, 0, 0, 0, 0, 0, 0]);
-        assert!(b.legal_tokens(0, 4).is_empty());
-        assert_eq!(b.legal_tokens(0, 3), vec![0, 1]);
+        assert!(b.legal_tokens(First, 4).is_empty());
+        assert_eq!(b.legal_tokens(First, 3), vec![0, 1]);
         let b = board([4, 1, END, END, END, END, END], [8, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(b.legal_tokens(0, 4), vec![1]);
+        assert_eq!(b.legal_tokens(First, 4), vec![1]);
     }
 }

@@ -23,6 +23,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::json_protocol::testing::{move_line, started};
     use crate::games::{Game, Outbox, Step};
 
@@ -42,9 +43,9 @@ mod tests {
         let mut out = Outbox::default();
         assert_eq!(game.picture().notes[0], "alpha (player 1) to move");
         for (seat, mv, cells) in [
-            (0, "4", "....x...."),
-            (1, "\"0\"", "o...x...."),
-            (0, "8", "o...x...x"),
+            (First, "4", "....x...."),
+            (Second, "\"0\"", "o...x...."),
+            (First, "8", "o...x...x"),
         ] {
             let line = move_line(&game, mv);
             assert_eq!(game.on_line(seat, &line, &mut out), Ok(Step::Done));
@@ -53,7 +54,7 @@ mod tests {
             let played: u32 = mv.trim_matches('"').parse().unwrap();
             assert_eq!(p.grid().last, [played]);
         }
-        for (seat, mv) in [(1, "2"), (0, "6"), (1, "3"), (0, "7")] {
+        for (seat, mv) in [(Second, "2"), (First, "6"), (Second, "3"), (First, "7")] {
             let line = move_line(&game, mv);
             assert_eq!(game.on_line(seat, &line, &mut out), Ok(Step::Done));
         }

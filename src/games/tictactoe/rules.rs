@@ -45,12 +45,16 @@ impl Board {
     /// The seat with a mark on `cell` (0..=8), if any.
     pub fn cell(&self, cell: u8) -> Option<Seat> {
         let bit = 1u16 << cell;
-        (0..2).find(|&seat| self.marks[seat] & bit != 0)
+        Seat::BOTH
+            .into_iter()
+            .find(|&seat| self.marks[seat] & bit != 0)
     }
 
     /// The seat that has three in a row, if any.
     pub fn winner(&self) -> Option<Seat> {
-        (0..2).find(|&seat| has_line(self.marks[seat]))
+        Seat::BOTH
+            .into_iter()
+            .find(|&seat| has_line(self.marks[seat]))
     }
 
     /// The 9-character wire form: ' ' for empty, 'x' and 'o' for the marks.
@@ -122,7 +126,7 @@ impl Position for Board {
 
     fn to_move(&self) -> Seat {
         // x moves first and the players alternate, so the parity of the plies says whose turn.
-        (self.plies() % 2) as Seat
+        Seat::BOTH[(self.plies() % 2) as usize]
     }
 
     fn legal_moves(&self) -> Vec<u8> {
@@ -168,6 +172,7 @@ impl Position for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Seat::{First, Second};
     use crate::games::position::{perft, search_move, suite};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -196,16 +201,16 @@ mod tests {
             assert!(b.outcome().is_none());
             b.play_unchecked(&mv);
         }
-        assert_eq!(b.outcome(), Some(Outcome::win(0)));
+        assert_eq!(b.outcome(), Some(Outcome::win(First)));
         assert!(b.legal_moves().is_empty());
         assert!(!b.is_legal(&5));
 
         let b = board("xx ooo x ");
-        assert_eq!(b.outcome(), Some(Outcome::win(1)));
+        assert_eq!(b.outcome(), Some(Outcome::win(Second)));
         assert!(b.legal_moves().is_empty());
         // Diagonals too.
-        assert_eq!(board("xo  xo  x").outcome(), Some(Outcome::win(0)));
-        assert_eq!(board("xxo o o x").outcome(), Some(Outcome::win(1)));
+        assert_eq!(board("xo  xo  x").outcome(), Some(Outcome::win(First)));
+        assert_eq!(board("xxo o o x").outcome(), Some(Outcome::win(Second)));
     }
 
     #[test]
@@ -217,16 +222,16 @@ mod tests {
         let b = board("xoxoxoox ");
         let mut won = b;
         won.play_unchecked(&8);
-        assert_eq!(won.outcome(), Some(Outcome::win(0)));
+        assert_eq!(won.outcome(), Some(Outcome::win(First)));
     }
 
     #[test]
     fn moves_and_strings() {
         let mut b = Board::default();
-        assert_eq!(b.to_move(), 0);
+        assert_eq!(b.to_move(), First);
         assert_eq!(b.legal_moves(), (0..9).collect::<Vec<u8>>());
         b.play_unchecked(&4);
-        assert_eq!(b.to_move(), 1);
+        assert_eq!(b.to_move(), Second);
         assert_eq!(b.plies(), 1);
         assert!(!b.is_legal(&4));
         assert!(!b.is_legal(&9));
@@ -236,8 +241,8 @@ mod tests {
         assert_eq!(b.render(), "o| | \n |x| \n | | ");
         assert_eq!(b.move_text(&7), "7");
         assert_eq!(Board::from_board_string(&b.board_string()), Ok(b));
-        assert_eq!(board("x        ").to_move(), 1);
-        assert_eq!(board("xo       ").to_move(), 0);
+        assert_eq!(board("x        ").to_move(), Second);
+        assert_eq!(board("xo       ").to_move(), First);
     }
 
     #[test]
@@ -262,7 +267,7 @@ mod tests {
     fn never_loses(pos: Board, bot: Seat, rng: &mut ChaCha8Rng) -> u32 {
         if let Some(o) = pos.outcome() {
             assert!(
-                o.winner() != Some(1 - bot),
+                o.winner() != Some(bot.other()),
                 "the search bot lost as {}: {}",
                 MARKS[bot],
                 pos.board_string()
@@ -290,7 +295,7 @@ mod tests {
     fn full_depth_search_never_loses() {
         // One generator shared through the walk, so ties are broken differently across it.
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        for bot in 0..2 {
+        for bot in Seat::BOTH {
             assert!(never_loses(Board::default(), bot, &mut rng) > 0);
         }
     }

@@ -61,7 +61,7 @@ impl Heaps {
         }
         Ok(Heaps {
             heaps,
-            to_move: 0,
+            to_move: Seat::First,
             plies: 0,
             winner: None,
         })
@@ -120,7 +120,7 @@ impl Position for Heaps {
         if self.heaps.iter().all(|&h| h == 0) {
             self.winner = Some(self.to_move);
         }
-        self.to_move = 1 - self.to_move;
+        self.to_move = self.to_move.other();
         self.plies += 1;
     }
 
@@ -165,8 +165,8 @@ impl Textual for Heaps {
             .ok_or("a position is HEAPS SEAT, such as '3,4,5 0'")?;
         let mut pos = Heaps::new(Heaps::parse_heaps(heaps)?)?;
         pos.to_move = match seat.trim() {
-            "0" => 0,
-            "1" => 1,
+            "0" => Seat::First,
+            "1" => Seat::Second,
             other => return Err(format!("the seat to move is 0 or 1, not '{other}'")),
         };
         if pos.heaps.iter().all(|&h| h == 0) {
@@ -177,7 +177,7 @@ impl Textual for Heaps {
 
     fn render(&self) -> String {
         let heaps: Vec<String> = self.heaps.iter().map(u8::to_string).collect();
-        format!("{} {}", heaps.join(","), self.to_move)
+        format!("{} {}", heaps.join(","), self.to_move.index())
     }
 }
 
@@ -211,7 +211,7 @@ mod tests {
     fn whoever_takes_the_last_stone_wins() {
         let mut pos = Heaps::from_position("0,2 1").unwrap();
         pos.play(&parse_take("2-2").unwrap()).unwrap();
-        assert_eq!(pos.outcome(), Some(Outcome::Won(1)));
+        assert_eq!(pos.outcome(), Some(Outcome::Won(Seat::Second)));
         assert!(pos.legal_moves().is_empty());
     }
 
