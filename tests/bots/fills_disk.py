@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A roshambo bot that fills its disk: before its first move it writes 4 MiB files into its
 working directory (each under an output_mb limit of 5) until the disk is full or it has written
-MAX files, says so on stderr, then plays on as if nothing happened. It waits half a second
+MAX files, says so on stderr, thinks a little, then plays on as if nothing happened. It waits half a second
 first, so that the game before it is on record when the disk fills.
 
 Usage: fills_disk.py MAX
@@ -26,6 +26,9 @@ try:
     sys.stderr.flush()
 except OSError:
     pass
+# Still thinking while arena's capture of stderr (written within 20 ms) meets the full disk:
+# once the game is over arena removes this folder, and the disk has room again.
+time.sleep(0.2)
 moves = ["ROCK", "PAPER", "SCISSORS"]
 for i in range(int(rounds)):
     print(moves[i % 3], flush=True)
