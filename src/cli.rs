@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use arena::bot::Channel;
 use arena::commands;
 use arena::error::{Error, Result};
+use arena::games::openings::Order;
 use arena::referee::MatchOptions;
 
 #[derive(Debug, Parser)]
@@ -141,6 +142,35 @@ pub struct DuelArgs {
     /// The bots' names, as sent to them by the games that send names (default: from the commands).
     #[arg(long, value_name = "NAME0,NAME1")]
     pub names: Option<String>,
+    /// Start the games from the positions in FILE, one per line in the format `arena perft
+    /// --position` takes (`arena games GAME` says which); each is played twice, seats swapped.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// The order the openings are played in.
+    #[arg(long, value_enum, default_value = "sequential")]
+    pub openings_order: OrderArg,
+    /// Start each pair of games N random legal moves from the start (or from its opening), drawn
+    /// from the match's seed; both games of a pair start from the same position, seats swapped.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub random_plies: u32,
+}
+
+/// `--openings-order`, as the library's [`Order`].
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum OrderArg {
+    /// As the file lists them, from the first again after the last.
+    Sequential,
+    /// Shuffled by the match's seed.
+    Random,
+}
+
+impl From<OrderArg> for Order {
+    fn from(o: OrderArg) -> Order {
+        match o {
+            OrderArg::Sequential => Order::Sequential,
+            OrderArg::Random => Order::Random,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -230,6 +260,9 @@ impl DuelArgs {
             sandbox: self.sandbox.then_some(self.sandbox_user),
             ponder: self.ponder,
             names: self.names,
+            openings: self.openings,
+            openings_order: self.openings_order.into(),
+            random_plies: self.random_plies,
         })
     }
 }

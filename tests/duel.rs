@@ -79,3 +79,134 @@ fn a_person_plays_one_game_at_a_time_and_odd_matches_warn() {
             "3 games: random-1 plays first once more than random-2",
         ));
 }
+
+/// The header of game `n`'s log in `out`.
+fn header(out: &std::path::Path, n: usize) -> serde_json::Value {
+    log_entries(&game_log(out, n))[0]["header"].clone()
+}
+
+/// The lines the bots sent in game `n`, in order.
+fn moves(out: &std::path::Path, n: usize) -> Vec<String> {
+    log_entries(&game_log(out, n))
+        .iter()
+        .filter(|e| e.get("from").is_some())
+        .map(|e| e["line"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn players(header: &serde_json::Value) -> Vec<String> {
+    header["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Two copies of a deterministic bot play one game over and over; with `--random-plies` each
+/// pair of games starts from its own position, played twice with seats swapped, and a log
+/// replays from its opening.
+#[test]
+fn random_plies_make_deterministic_bots_play_different_games_in_pairs() {
+    let first = bot("nim_first.py", "");
+    let play = |extra: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        arena()
+            .args([
+                "duel", &first, &first, "-g", "nim", "--games", "6", "--seed", "11",
+            ])
+            .args(extra)
+            .arg("--out")
+            .arg(dir.path())
+            .assert()
+            .success();
+        dir
+    };
+    let same = play(&[]);
+    for n in 2..=6 {
+        assert_eq!(moves(same.path(), n), moves(same.path(), 1));
+        assert!(header(same.path(), n).get("opening").is_none());
+    }
+    let varied = play(&["--random-plies", "2"]);
+    let mut openings = std::collections::HashSet::new();
+    for pair in 0..3 {
+        let (a, b) = (
+            header(varied.path(), 2 * pair + 1),
+            header(varied.path(), 2 * pair + 2),
+        );
+        let opening = a["opening"].as_str().expect("an opening").to_string();
+        assert_eq!(b["opening"], a["opening"], "pair {pair}: the same opening");
+        let (mut pa, pb) = (players(&a), players(&b));
+        pa.reverse();
+        assert_eq!(pa, pb, "pair {pair}: seats swapped");
+        assert_ne!(opening, "3,4,5 0", "two plies from the start");
+        openings.insert(opening);
+    }
+    assert!(openings.len() > 1, "{openings:?}");
+    let games: std::collections::HashSet<Vec<String>> =
+        (1..=6).map(|n| moves(varied.path(), n)).collect();
+    assert!(games.len() > 1, "the games differ");
+    arena()
+        .arg("replay")
+        .arg(game_log(varied.path(), 3))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("the result agrees"));
+}
+
+/// An openings file is played in order, each position twice; a bad line is refused with the
+/// file and its number, before any game.
+#[test]
+fn openings_files_are_played_in_order_and_checked_by_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.txt");
+    std::fs::write(&book, "# two openings\n1,2 0\n\n2,2 1\n").unwrap();
+    let out = dir.path().join("out");
+    arena()
+        .args([
+            "duel",
+            "builtin:random",
+            "builtin:search",
+            "-g",
+            "nim",
+            "--games",
+            "4",
+        ])
+        .arg("--openings")
+        .arg(&book)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let openings: Vec<String> = (1..=4)
+        .map(|n| header(&out, n)["opening"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(openings, ["1,2 0", "1,2 0", "2,2 1", "2,2 1"]);
+
+    for (text, why) in [
+        ("1,2 0\n1,2\n", "a position is HEAPS SEAT"),
+        ("1,2 0\n\n0,0 1\n", "no stone is left"),
+    ] {
+        std::fs::write(&book, text).unwrap();
+        let line = text.lines().count();
+        arena()
+            .args(["duel", "builtin:random", "builtin:random", "-g", "nim"])
+            .arg("--openings")
+            .arg(&book)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "--openings: {}:{line}: ",
+                book.display()
+            )))
+            .stderr(predicate::str::contains(why));
+    }
+    arena()
+        .args(["duel", "builtin:random", "builtin:random", "-g", "roshambo"])
+        .args(["--random-plies", "4"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "roshambo has no positions to start from",
+        ));
+}

@@ -104,6 +104,7 @@ fn new_game(info: &GameInfo, seed: u64) -> Box<dyn Game> {
         names: ["alpha".into(), "beta".into()],
         seed,
         timeout: info.timeout,
+        opening: None,
     };
     info.new_game(&params, &seating)
         .expect("a game with the defaults")

@@ -68,7 +68,7 @@ fn bad_positions_and_games_without_perft_are_usage_errors() {
 #[test]
 fn every_board_game_counts_and_divides_from_its_start() {
     for info in arena::games::ALL {
-        let Some(_) = info.perft else {
+        let Some(_) = info.positions else {
             arena()
                 .args(["perft", info.name, "1"])
                 .assert()

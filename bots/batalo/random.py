@@ -96,6 +96,19 @@ def destinations(board, frm):
     return ends
 
 
+def from_position(text):
+    """The board and the side to move of a position as arena writes it
+    (`X:O(g8),f3:X(g10),g9`: the side to move, then O's and X's pieces, a
+    column in brackets), for games that start from an opening."""
+    to_move, *sides = text.split(":")
+    board = {}
+    for seat, side in enumerate(sides):
+        for item in filter(None, side[1:].split(",")):
+            column = item.startswith("(")
+            board[parse(item.strip("()"))] = (seat, column)
+    return board, "OX".index(to_move)
+
+
 def legal_moves(board, seat):
     return [
         (frm, to)
@@ -112,12 +125,13 @@ def play(board, frm, to):
 def main():
     sys.stdin.readline()  # O's name (seat 0)
     sys.stdin.readline()  # X's name (seat 1)
-    seat = sys.stdin.readline().strip()
+    # Our seat; when the game starts from an opening, then a space and the
+    # position.
+    seat, _, position = sys.stdin.readline().strip().partition(" ")
     if seat not in ("0", "1"):
         return
     me = int(seat)
-    board = start()
-    turn = 0  # O moves first
+    board, turn = from_position(position) if position else (start(), 0)
     while True:
         if turn == me:
             moves = legal_moves(board, me)

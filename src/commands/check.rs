@@ -127,6 +127,7 @@ pub async fn run(args: Options) -> Result<()> {
             log_path: log_path.clone(),
             spectator: None,
             ponder: false,
+            opening: None,
         })
         .await;
         let record = match result {

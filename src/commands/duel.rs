@@ -10,6 +10,7 @@ use futures_util::StreamExt;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
 use crate::error::{Error, Result};
+use crate::games::openings::{self, Book, Order};
 use crate::games::{Seat, derive_seed};
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying};
 use crate::tournament::threads::{GameThreads, cores};
@@ -35,6 +36,11 @@ pub struct Options {
     pub ponder: bool,
     /// `NAME0,NAME1`, as given.
     pub names: Option<String>,
+    /// The openings file, as given.
+    pub openings: Option<PathBuf>,
+    pub openings_order: Order,
+    /// Random moves from the start (or each opening) before the bots play.
+    pub random_plies: u32,
 }
 
 /// Names for the two bots: as given, else from their commands, made distinct.
@@ -111,6 +117,7 @@ struct Duel {
     limits: IoLimits,
     spectate: Option<BotCommand>,
     ponder: bool,
+    book: Option<Book>,
 }
 
 impl Duel {
@@ -134,6 +141,8 @@ impl Duel {
             log_path: self.logs.join(format!("game-{:04}.jsonl", i + 1)),
             spectator: sink.as_ref().map(|s| s.sender()),
             ponder: self.ponder,
+            // Games 1 and 2 start from the first opening, seats swapped, and so on.
+            opening: self.book.as_ref().map(|b| b.opening(i as u64 / 2)),
         })
         .await;
         if let Some(sink) = sink {
@@ -193,6 +202,15 @@ pub async fn run(args: Options) -> Result<()> {
         ..IoLimits::default()
     };
 
+    let listed = match &args.openings {
+        Some(path) => Some(
+            openings::read(game, &base.join(path))
+                .map_err(|e| Error::Usage(format!("--openings: {e}")))?,
+        ),
+        None => None,
+    };
+    let book = Book::new(game, listed, args.openings_order, args.random_plies, seed)
+        .map_err(|e| Error::Usage(format!("--random-plies: {e}")))?;
     let person = bots.iter().any(|b| b.command == BotCommand::Terminal);
     let jobs = match args.jobs {
         Some(jobs) if person && jobs > 1 => {
@@ -238,6 +256,7 @@ pub async fn run(args: Options) -> Result<()> {
         limits,
         spectate,
         ponder: args.ponder,
+        book,
     });
     let threads =
         GameThreads::new(jobs, cores()).map_err(Error::io("starting the threads games run on"))?;

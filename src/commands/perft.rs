@@ -6,7 +6,7 @@ use crate::games::find_game;
 
 pub fn run(game: &str, depth: u32, position: Option<&str>, divide: bool) -> Result<()> {
     let info = find_game(game).map_err(Error::Usage)?;
-    let perft = info.perft.ok_or_else(|| {
+    let perft = info.positions.map(|p| p.perft).ok_or_else(|| {
         Error::Usage(format!(
             "perft counts the moves of board games; {} is not one",
             info.name

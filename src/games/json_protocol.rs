@@ -20,7 +20,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::picture::Picture;
-use super::position::{Textual, builtin_move};
+use super::position::{self, Textual, builtin_move};
 use super::{
     Fault, FaultKind, Game, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat, Seating, Step,
 };
@@ -162,7 +162,7 @@ pub trait JsonRules: Textual<Move: Sync> {
 /// `GameInfo::create` for a JSON game.
 pub fn create<P: JsonRules>(params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
     Ok(Box::new(JsonGame::new(
-        P::start(),
+        position::start_of::<P>(seating)?,
         seating,
         Dialect::of(params),
     )))
@@ -521,6 +521,7 @@ pub mod testing {
             names: ["alpha".into(), "beta".into()],
             seed: 1,
             timeout: 1.0,
+            opening: None,
         };
         let mut game = JsonGame::new(P::start(), &seating, Dialect::Docs);
         let mut out = Outbox::default();

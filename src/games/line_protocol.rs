@@ -2,7 +2,11 @@
 //! text game is its rules plus how a move is read and written:
 //!
 //! 1. both players and the spectators get the two names, one per line, seat 0 first;
-//! 2. each player then gets its own seat, `0` or `1`;
+//! 2. each player then gets its own seat, `0` or `1`. When the game starts from an opening
+//!    (`--openings`, `--random-plies`), the seat is followed by a space and the position, in the
+//!    format `arena perft --position` takes (`0 X:O(g8),f3:X(g10),g9`), and the spectators get
+//!    `POSITION ` and the position: a bot learns where it starts before it must move, from the
+//!    line it reads anyway;
 //! 3. the player to move writes its move on one line; arena relays it, as the rules write it, to
 //!    the opponent and the spectators (never back to the mover);
 //! 4. when a player fails, the other and the spectators get `RETIRE`. A game that ends by the
@@ -13,7 +17,7 @@
 use rand_chacha::ChaCha8Rng;
 
 use super::picture::{self, Picture};
-use super::position::{self, Position, builtin_move};
+use super::position::{self, Textual, builtin_move};
 use super::{Fault, Game, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat, Step};
 
 /// The parameter every line game takes, for its list of parameters.
@@ -29,14 +33,15 @@ pub const PACE: ParamSpec = ParamSpec {
 
 /// What the line protocol needs of a game beyond its rules. Moves are `Sync` because the game
 /// keeps the last one for the viewer, and a `Game` is shared between threads.
-pub trait LineRules: Position<Move: Sync> {
+pub trait LineRules: Textual<Move: Sync> {
     /// How deep the built-in `search` bot looks.
     const SEARCH_DEPTH: u32;
     /// What the viewer calls each seat's side (`O`, `X`; `White`, `Black`).
     const SIDES: [&'static str; 2];
 
-    /// The start of a match with these parameters; `Err` names the parameter refused.
-    fn new_match(params: &Params) -> Result<Self, String>;
+    /// The start of a match with these parameters, from `opening` when it has one; `Err`
+    /// names the parameter refused.
+    fn new_match(params: &Params, opening: Option<Self>) -> Result<Self, String>;
     /// A move as a bot writes it, without surrounding blanks; `Err` says why it is not one.
     fn parse_move(text: &str) -> Result<Self::Move, String>;
     /// Why a move that reads well cannot be played here, in words its author can act on.
@@ -59,8 +64,13 @@ pub fn create<P: LineRules>(
     params: &Params,
     seating: &super::Seating,
 ) -> Result<Box<dyn Game>, String> {
+    let opening = match seating.opening {
+        Some(_) => Some(position::start_of::<P>(seating)?),
+        None => None,
+    };
     Ok(Box::new(LineGame {
-        pos: P::new_match(params)?,
+        from_opening: opening.is_some(),
+        pos: P::new_match(params, opening)?,
         names: seating.names.clone(),
         pace: params.float(PACE.name),
         failed: false,
@@ -70,6 +80,8 @@ pub fn create<P: LineRules>(
 
 pub struct LineGame<P: LineRules> {
     pos: P,
+    /// The game starts from an opening, which the players are told.
+    from_opening: bool,
     names: [String; 2],
     pace: f64,
     /// A player failed: the game waits for no one any more.
@@ -90,8 +102,15 @@ impl<P: LineRules> Game for LineGame<P> {
             out.everyone(name);
         }
         // Players also learn their seat; spectators do not.
+        let opening = self.from_opening.then(|| self.pos.position());
         for seat in Seat::BOTH {
-            out.to(seat, seat.index().to_string());
+            match &opening {
+                Some(position) => out.to(seat, format!("{} {position}", seat.index())),
+                None => out.to(seat, seat.index().to_string()),
+            }
+        }
+        if let Some(position) = opening {
+            out.spectators(format!("POSITION {position}"));
         }
     }
 

@@ -24,6 +24,7 @@ pub mod loa;
 #[cfg(feature = "test-game")]
 #[path = "../../tests/games/nim/mod.rs"]
 pub mod nim;
+pub mod openings;
 pub mod params;
 pub mod picture;
 pub mod position;
@@ -435,6 +436,9 @@ pub struct Seating {
     pub seed: u64,
     /// Seconds per move, for protocols that tell the bots (the JSON games' `timelimit`).
     pub timeout: f64,
+    /// The position the game starts from, in the game's own format (an opening); `None` for the
+    /// usual start. Only for games with [`GameInfo::positions`].
+    pub opening: Option<String>,
 }
 
 /// Builds a match from resolved parameters and the seating.
@@ -459,8 +463,8 @@ pub struct GameInfo {
     pub create: CreateGame,
     /// Lines that look like this game's moves, for the fuzz tests.
     pub fuzz_line: fuzz::FuzzLine,
-    /// Move-generation counts for `arena perft`; board games only.
-    pub perft: Option<position::PerftFn>,
+    /// Positions as text, for `arena perft` and openings; board games only.
+    pub positions: Option<position::Positions>,
     /// The folder of the game's example bots, from the repository's root: the tests play them.
     pub example_bots: &'static str,
     /// Parameters that keep a game between random bots short, for tests that step through it.
@@ -469,6 +473,9 @@ pub struct GameInfo {
 
 impl GameInfo {
     pub fn new_game(&self, params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
+        if seating.opening.is_some() && self.positions.is_none() {
+            return Err(format!("{} has no positions to start from", self.name));
+        }
         (self.create)(params, seating)
     }
 
@@ -482,6 +489,7 @@ impl GameInfo {
             names: ["a".into(), "b".into()],
             seed: 0,
             timeout: self.timeout,
+            opening: None,
         };
         self.new_game(&params, &seating)?;
         Ok(params)
@@ -530,6 +538,15 @@ impl GameInfo {
              (`startup_timeout`).\n",
             self.timeout, self.startup_timeout
         ));
+        if self.positions.is_some() {
+            text.push_str(
+                "\n## Openings\n\n`arena duel --openings FILE` takes one position per line in the \
+                 format `arena perft --position` takes (see above; empty lines and lines starting \
+                 with `#` are skipped), and `--random-plies N` plays N random legal moves from the \
+                 start (or from each opening). Each opening is played twice, seats swapped. The \
+                 players learn the position as this game's protocol gives a position (above).\n",
+            );
+        }
         text.push_str("\n## Built-in bots\n\n");
         for (name, help) in self.builtins {
             text.push_str(&format!("- `builtin:{name}`: {help}\n"));
@@ -650,6 +667,7 @@ mod suite {
             names: ["alpha".into(), "beta".into()],
             seed,
             timeout: 1.0,
+            opening: None,
         };
         info.new_game(&params, &seating)
             .expect("a game with defaults")
@@ -685,6 +703,36 @@ mod suite {
                 }
                 game.outcome().expect("a finished game has an outcome");
                 assert!(game.plies() > 0);
+            }
+        }
+    }
+
+    /// Every game with positions writes them as it reads them, and starts a match from one.
+    #[test]
+    fn openings_read_back_and_start_matches() {
+        for info in ALL {
+            let Some(positions) = info.positions else {
+                continue;
+            };
+            for seed in 0..20 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let text = (positions.random)(None, seed as u32 % 7, &mut rng).unwrap();
+                assert_eq!(
+                    (positions.opening)(&text).as_ref(),
+                    Ok(&text),
+                    "{}",
+                    info.name
+                );
+                let params = Params::resolve(info.params, []).unwrap();
+                let seating = Seating {
+                    names: ["a".into(), "b".into()],
+                    seed,
+                    timeout: 1.0,
+                    opening: Some(text.clone()),
+                };
+                let mut game = info.new_game(&params, &seating).expect("a game");
+                game.start(&mut Outbox::default());
+                assert_ne!(game.awaiting(), [false, false], "{}: {text}", info.name);
             }
         }
     }

@@ -257,6 +257,9 @@ pub mod suite {
 pub trait Textual: Position {
     fn start() -> Self;
     fn from_position(text: &str) -> Result<Self, String>;
+    /// The position as `from_position` reads it: how an opening is recorded and told.
+    fn position(&self) -> String;
+    /// The position drawn for people.
     fn render(&self) -> String;
 }
 
@@ -286,6 +289,73 @@ pub struct PerftReport {
 /// Perft from a position given as text (`None`: the start), with or without the split by move.
 pub type PerftFn =
     fn(position: Option<&str>, depth: u32, divide: bool) -> Result<PerftReport, String>;
+
+/// What arena does with the positions of a game whose rules are [`Textual`]: `arena perft`, and
+/// openings (the position a pair of games starts from, `--openings` and `--random-plies`).
+#[derive(Debug, Clone, Copy)]
+pub struct Positions {
+    pub perft: PerftFn,
+    /// An opening as given: the position, written as the game writes it, or why no game can
+    /// start there (it cannot be read, or the game is already over).
+    pub opening: fn(&str) -> Result<String, String>,
+    /// `plies` random legal moves from `from` (the usual start when `None`), never one that
+    /// ends the game: the position reached, written as the game writes it.
+    pub random: fn(from: Option<&str>, plies: u32, &mut ChaCha8Rng) -> Result<String, String>,
+}
+
+impl Positions {
+    pub const fn of<P: Textual>() -> Positions {
+        Positions {
+            perft: perft_of::<P>,
+            opening: opening_of::<P>,
+            random: random_opening::<P>,
+        }
+    }
+}
+
+fn opening_of<P: Textual>(text: &str) -> Result<String, String> {
+    let pos = P::from_position(text)?;
+    if pos.outcome().is_some() || pos.legal_moves().is_empty() {
+        return Err("the game is already over in this position".into());
+    }
+    Ok(pos.position())
+}
+
+fn random_opening<P: Textual>(
+    from: Option<&str>,
+    plies: u32,
+    rng: &mut ChaCha8Rng,
+) -> Result<String, String> {
+    let mut pos = match from {
+        Some(text) => P::from_position(text)?,
+        None => P::start(),
+    };
+    for _ in 0..plies {
+        // A move that ends the game leaves nothing to play: the opening stops short instead.
+        let going_on: Vec<P::Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|mv| {
+                let mut next = pos.clone();
+                next.play_unchecked(mv);
+                next.outcome().is_none()
+            })
+            .collect();
+        let Some(mv) = going_on.choose(rng) else {
+            break;
+        };
+        pos.play_unchecked(mv);
+    }
+    Ok(pos.position())
+}
+
+/// Where a match over `P` starts: the seating's opening, else the usual start.
+pub fn start_of<P: Textual>(seating: &super::Seating) -> Result<P, String> {
+    match &seating.opening {
+        Some(text) => P::from_position(text).map_err(|e| format!("the opening: {e}")),
+        None => Ok(P::start()),
+    }
+}
 
 pub fn report<P: Position>(pos: &P, board: String, depth: u32, split: bool) -> PerftReport {
     let (divide, total) = if split {

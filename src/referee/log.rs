@@ -38,6 +38,9 @@ pub struct Header {
     pub timeout: f64,
     pub startup_timeout: f64,
     pub arena: String,
+    /// The position the game started from, when not the usual start (an opening).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<String>,
 }
 
 /// The games' clock at `t` microseconds into a game that started at `start_ms`.
@@ -420,6 +423,7 @@ impl<'a> Recorded<'a> {
             names: names.clone(),
             seed: header.seed,
             timeout: header.timeout,
+            opening: header.opening.clone(),
         };
         let mut judge =
             super::Judge::new(game.new_game(&params, &seating).map_err(|e| bad(1, &e))?);
@@ -487,6 +491,7 @@ mod tests {
             timeout: 1.0,
             startup_timeout: 1.0,
             arena: String::new(),
+            opening: None,
         }
     }
 

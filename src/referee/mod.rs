@@ -45,6 +45,8 @@ pub struct MatchSetup {
     /// Let a bot run while the game does not wait for it. Otherwise its processes are stopped
     /// until it is asked to move, so that it cannot take CPU its opponent is timed on.
     pub ponder: bool,
+    /// The position the game starts from, in the game's own format; `None` for the usual start.
+    pub opening: Option<String>,
 }
 
 /// One finished game, as `--json` prints it and the tables record it.
@@ -305,6 +307,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         names: names.clone(),
         seed: setup.seed,
         timeout: setup.timeout.as_secs_f64(),
+        opening: setup.opening.clone(),
     };
     let game = setup
         .game
@@ -330,6 +333,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         timeout: setup.timeout.as_secs_f64(),
         startup_timeout: setup.startup_timeout.as_secs_f64(),
         arena: env!("CARGO_PKG_VERSION").to_string(),
+        opening: setup.opening.clone(),
     };
     let start_ms = header.start_ms;
     let (log, again) = GameLog::create(&setup.log_path, header)?;

@@ -1012,5 +1012,6 @@ fn setup(spec: &Spec, dir: &Path, job: &Job) -> MatchSetup {
         log_path: dir.join("logs").join(format!("game-{:05}.jsonl", job.id)),
         spectator: None,
         ponder: spec.ponder,
+        opening: None,
     }
 }

@@ -36,7 +36,7 @@ pub static INFO: GameInfo = GameInfo {
     framing: crate::games::Framing::Lines,
     create: line_protocol::create::<rules::Board>,
     fuzz_line: fuzz::line,
-    perft: Some(position::perft_of::<rules::Board>),
+    positions: Some(position::Positions::of::<rules::Board>()),
     example_bots: "bots/batalo",
     short_game: &[("max_moves", "60")],
 };

@@ -13,8 +13,9 @@ impl LineRules for Board {
     const SEARCH_DEPTH: u32 = SEARCH_DEPTH;
     const SIDES: [&'static str; 2] = ["O", "X"];
 
-    fn new_match(params: &Params) -> Result<Board, String> {
-        Ok(Board::start().with_max_plies(params.int("max_moves") as u32))
+    fn new_match(params: &Params, opening: Option<Board>) -> Result<Board, String> {
+        let start = opening.unwrap_or_else(Board::start);
+        Ok(start.with_max_plies(params.int("max_moves") as u32))
     }
 
     fn parse_move(text: &str) -> Result<Move, String> {
@@ -51,6 +52,7 @@ mod tests {
             names: ["A".into(), "B".into()],
             seed: 0,
             timeout: 1.0,
+            opening: None,
         };
         info.new_game(&params, &seating).expect("a game")
     }

@@ -767,6 +767,10 @@ impl crate::games::position::Textual for Board {
         Board::from_position(text)
     }
 
+    fn position(&self) -> String {
+        Board::position_text(self)
+    }
+
     fn render(&self) -> String {
         Board::render(self)
     }

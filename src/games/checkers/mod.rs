@@ -22,7 +22,7 @@ pub static INFO: GameInfo = GameInfo {
     framing: crate::games::Framing::Json,
     create: json_protocol::create::<rules::Board>,
     fuzz_line: fuzz::line,
-    perft: Some(super::position::perft_of::<rules::Board>),
+    positions: Some(super::position::Positions::of::<rules::Board>()),
     example_bots: "bots/checkers",
     short_game: &[],
 };

@@ -17,6 +17,10 @@ impl Textual for Board {
         Board::from_fen(text)
     }
 
+    fn position(&self) -> String {
+        Board::fen(self)
+    }
+
     fn render(&self) -> String {
         Board::render(self)
     }

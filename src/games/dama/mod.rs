@@ -62,14 +62,9 @@ pub static INFO: GameInfo = GameInfo {
     timeout: 3.0,
     startup_timeout: 10.0,
     framing: crate::games::Framing::Lines,
-    create: |params, seating| {
-        Ok(Box::new(protocol::Dama::new(
-            params,
-            seating.names.clone(),
-        )?))
-    },
+    create: |params, seating| Ok(Box::new(protocol::Dama::new(params, seating)?)),
     fuzz_line: fuzz::line,
-    perft: Some(position::perft_of::<rules::Board>),
+    positions: Some(position::Positions::of::<rules::Board>()),
     example_bots: "bots/dama",
     short_game: &[("max_moves", "60")],
 };

@@ -20,7 +20,7 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::protocol::Dama;
+    use super::super::protocol::{Dama, tests::seating};
     use super::*;
     use crate::games::Seat::{First, Second};
     use crate::games::{Game, Outbox, Params, Step};
@@ -51,7 +51,7 @@ mod tests {
     #[test]
     fn moves_and_captures_are_marked() {
         let params = Params::resolve(super::super::INFO.params, []).unwrap();
-        let mut game = Dama::new(&params, ["alpha".into(), "beta".into()]).unwrap();
+        let mut game = Dama::new(&params, &seating(["alpha", "beta"])).unwrap();
         let mut out = Outbox::default();
         game.start(&mut out);
         assert_eq!(cells(game.picture().grid()), START);

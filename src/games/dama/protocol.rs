@@ -12,8 +12,8 @@ use super::picture::COLOURS;
 use super::rules::{Board, Move, parse_move, square_name};
 use super::server;
 use crate::games::picture::{Board as Drawing, Picture};
-use crate::games::position::{Position, builtin_move};
-use crate::games::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Step};
+use crate::games::position::{self, Position, builtin_move};
+use crate::games::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Seating, Step};
 
 const PROMPT: [&str; 2] = [
     "Inserisci la pedina che vuoi muovere e poi le mosse che vuoi fare",
@@ -66,12 +66,13 @@ pub struct Dama {
 }
 
 impl Dama {
-    pub fn new(params: &Params, names: [String; 2]) -> Result<Self, String> {
+    pub fn new(params: &Params, seating: &Seating) -> Result<Self, String> {
         let retries = params.int("retries") as u32;
+        let start: Board = position::start_of(seating)?;
         Ok(Dama {
             stream: Stream::from_param(params.text("protocol"))?,
-            pos: Board::start().with_max_plies(params.int("max_moves") as u32),
-            names,
+            pos: start.with_max_plies(params.int("max_moves") as u32),
+            names: seating.names.clone(),
             retries,
             pace: params.float("pace"),
             tries_left: retries,
@@ -382,14 +383,24 @@ impl Game for Dama {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Players with these names, from the usual start.
+    pub(crate) fn seating(names: [&str; 2]) -> Seating {
+        Seating {
+            names: names.map(String::from),
+            seed: 0,
+            timeout: 1.0,
+            opening: None,
+        }
+    }
     use crate::games::Msg;
     use crate::games::Seat::First;
 
     fn game(protocol: &str, fen: &str) -> Dama {
         let params = Params::resolve(super::super::INFO.params, [("protocol", protocol)]).unwrap();
-        let mut g = Dama::new(&params, ["w".into(), "b".into()]).unwrap();
+        let mut g = Dama::new(&params, &seating(["w", "b"])).unwrap();
         g.pos = Board::from_fen(fen).unwrap();
         g
     }

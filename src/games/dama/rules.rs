@@ -245,6 +245,10 @@ impl crate::games::position::Textual for Board {
         Board::from_fen(text)
     }
 
+    fn position(&self) -> String {
+        Board::fen(self)
+    }
+
     fn render(&self) -> String {
         self.board_lines().join("\n")
     }

@@ -39,7 +39,7 @@ pub static INFO: GameInfo = GameInfo {
     framing: crate::games::Framing::Json,
     create: |params, seating| Ok(Box::new(protocol::Krom::new(params, seating.names.clone()))),
     fuzz_line: fuzz::line,
-    perft: None,
+    positions: None,
     example_bots: "bots/krom",
     short_game: &[("max_turns", "30")],
 };

@@ -48,9 +48,9 @@ pub static INFO: GameInfo = GameInfo {
     // the first input, which arena does not: real bots use it for their start-up.
     startup_timeout: 1.3,
     framing: crate::games::Framing::Lines,
-    create: |params, seating| Ok(Box::new(protocol::Loa::new(params, seating))),
+    create: |params, seating| Ok(Box::new(protocol::Loa::new(params, seating)?)),
     fuzz_line: fuzz::line,
-    perft: Some(position::perft_of::<rules::Board>),
+    positions: Some(position::Positions::of::<rules::Board>()),
     example_bots: "bots/loa",
     short_game: &[("max_plies", "60")],
 };

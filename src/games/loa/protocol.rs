@@ -83,9 +83,10 @@ fn move_prefix(word: &str) -> &str {
 }
 
 impl Loa {
-    pub fn new(params: &Params, seating: &Seating) -> Self {
-        Loa {
-            pos: Board::start().with_max_plies(params.int("max_plies") as u32),
+    pub fn new(params: &Params, seating: &Seating) -> Result<Self, String> {
+        let start: Board = position::start_of(seating)?;
+        Ok(Loa {
+            pos: start.with_max_plies(params.int("max_plies") as u32),
             names: seating.names.clone(),
             rng: ChaCha8Rng::seed_from_u64(derive_seed(seating.seed, RANDOM_STREAM)),
             last: None,
@@ -93,7 +94,7 @@ impl Loa {
             failed: false,
             prefix: params.text("protocol") == "server",
             said: Default::default(),
-        }
+        })
     }
 
     /// The player to move's input for this turn: its colour the first time, the board, the last
@@ -280,8 +281,9 @@ mod tests {
             names: ["alpha".into(), "beta".into()],
             seed: 9,
             timeout: 0.15,
+            opening: None,
         };
-        Loa::new(&params, &seating)
+        Loa::new(&params, &seating).unwrap()
     }
 
     /// The lines for `seat` and for the spectators in an outbox.

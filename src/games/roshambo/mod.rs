@@ -43,7 +43,7 @@ pub static INFO: GameInfo = GameInfo {
         )))
     },
     fuzz_line: fuzz::line,
-    perft: None,
+    positions: None,
     example_bots: "bots/roshambo",
     short_game: &[],
 };

@@ -54,7 +54,7 @@ pub static INFO: GameInfo = GameInfo {
         )?))
     },
     fuzz_line: fuzz::line,
-    perft: None,
+    positions: None,
     example_bots: "bots/royalur",
     short_game: &[],
 };

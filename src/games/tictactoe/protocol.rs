@@ -16,6 +16,10 @@ impl Textual for Board {
         Board::from_board_string(text)
     }
 
+    fn position(&self) -> String {
+        self.board_string()
+    }
+
     fn render(&self) -> String {
         Board::render(self)
     }

@@ -36,7 +36,7 @@ pub static INFO: GameInfo = GameInfo {
     framing: crate::games::Framing::Lines,
     create: line_protocol::create::<rules::Heaps>,
     fuzz_line: fuzz::line,
-    perft: Some(position::perft_of::<rules::Heaps>),
+    positions: Some(position::Positions::of::<rules::Heaps>()),
     example_bots: "tests/games/nim/bots",
     short_game: &[],
 };

@@ -10,7 +10,10 @@ impl LineRules for Heaps {
     const SEARCH_DEPTH: u32 = 4;
     const SIDES: [&'static str; 2] = ["first", "second"];
 
-    fn new_match(params: &Params) -> Result<Heaps, String> {
+    fn new_match(params: &Params, opening: Option<Heaps>) -> Result<Heaps, String> {
+        if let Some(opening) = opening {
+            return Ok(opening);
+        }
         let text = params.text("heaps");
         Heaps::parse_heaps(text)
             .and_then(Heaps::new)

@@ -175,9 +175,13 @@ impl Textual for Heaps {
         Ok(pos)
     }
 
-    fn render(&self) -> String {
+    fn position(&self) -> String {
         let heaps: Vec<String> = self.heaps.iter().map(u8::to_string).collect();
         format!("{} {}", heaps.join(","), self.to_move.index())
+    }
+
+    fn render(&self) -> String {
+        self.position()
     }
 }
 

@@ -10,9 +10,13 @@ HEAPS = [3, 4, 5]  # the game's default `heaps`
 def main():
     read = sys.stdin.readline
     read(), read()  # the two names
-    seat = int(read())
-    heaps = list(HEAPS)
-    to_move = 0
+    # Our seat; from an opening, then a space and the position: `3,0,5 1`.
+    seat, _, position = read().strip().partition(" ")
+    seat = int(seat)
+    heaps, to_move = list(HEAPS), 0
+    if position:
+        listed, mover = position.split(" ")
+        heaps, to_move = [int(h) for h in listed.split(",")], int(mover)
     while any(heaps):
         if to_move == seat:
             heap = random.choice([i for i, h in enumerate(heaps) if h])

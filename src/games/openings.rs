@@ -1,0 +1,199 @@
+//! Openings: the positions the pairs of games of a match start from, so that two deterministic
+//! bots do not play the same game again and again. Each opening is played twice, seats swapped,
+//! so that neither bot gets the better side of it. The positions come from a file (one per line,
+//! in the format `arena perft --position` takes), from random legal moves played from the start
+//! (`random_plies`), or both: random moves played from each position of the file.
+
+use std::path::Path;
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::position::Positions;
+use super::{GameInfo, derive_seed};
+
+/// In which order a book's positions are played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// As the file lists them, from the first again after the last.
+    #[default]
+    Sequential,
+    /// Shuffled once by the match's seed, then in that order.
+    Random,
+}
+
+/// Seed streams of a match's openings, apart from its games' (which use the game numbers).
+const SHUFFLE_STREAM: u64 = 1 << 40;
+const PLIES_STREAM: u64 = (1 << 40) + 1;
+
+/// Where the pairs of games of one match start.
+#[derive(Debug, Clone)]
+pub struct Book {
+    positions: Positions,
+    /// The file's positions, in the order they are played; empty for the usual start.
+    listed: Vec<String>,
+    random_plies: u32,
+    seed: u64,
+}
+
+impl Book {
+    /// A book for `game` from what was asked; `None` when neither a file nor random moves were.
+    /// `file` is the file's name and its positions, as [`read`] gives them.
+    pub fn new(
+        game: &GameInfo,
+        file: Option<Vec<String>>,
+        order: Order,
+        random_plies: u32,
+        seed: u64,
+    ) -> Result<Option<Book>, String> {
+        if file.is_none() && random_plies == 0 {
+            return Ok(None);
+        }
+        let positions = game.positions.ok_or_else(|| no_positions(game))?;
+        let mut listed = file.unwrap_or_default();
+        if order == Order::Random {
+            listed.shuffle(&mut ChaCha8Rng::seed_from_u64(derive_seed(
+                seed,
+                SHUFFLE_STREAM,
+            )));
+        }
+        Ok(Some(Book {
+            positions,
+            listed,
+            random_plies,
+            seed,
+        }))
+    }
+
+    /// The opening of pair `pair` (0 is the first: games 1 and 2).
+    pub fn opening(&self, pair: u64) -> String {
+        let from = match self.listed.len() {
+            0 => None,
+            n => Some(self.listed[(pair % n as u64) as usize].as_str()),
+        };
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(derive_seed(derive_seed(self.seed, PLIES_STREAM), pair));
+        (self.positions.random)(from, self.random_plies, &mut rng)
+            .expect("the book's positions were read by the game")
+    }
+}
+
+/// Why `game` takes no openings, with the games that do.
+fn no_positions(game: &GameInfo) -> String {
+    let with: Vec<&str> = super::ALL
+        .iter()
+        .filter(|g| g.positions.is_some())
+        .map(|g| g.name)
+        .collect();
+    format!(
+        "{} has no positions to start from (games with openings: {})",
+        game.name,
+        with.join(", ")
+    )
+}
+
+/// The positions of an openings file for `game`: one per line, empty lines and lines starting
+/// with `#` left out. A position the game cannot start from is an error naming the file and its
+/// line.
+pub fn read(game: &GameInfo, path: &Path) -> Result<Vec<String>, String> {
+    let positions = game.positions.ok_or_else(|| no_positions(game))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        // Not trimmed: a blank is a cell in some formats (tictactoe's board string).
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let position = (positions.opening)(line)
+            .map_err(|why| format!("{}:{}: {why}", path.display(), i + 1))?;
+        found.push(position);
+    }
+    if found.is_empty() {
+        return Err(format!("{}: no position in the file", path.display()));
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tictactoe() -> &'static GameInfo {
+        super::super::find("tictactoe").unwrap()
+    }
+
+    #[test]
+    fn a_file_is_read_with_its_line_numbers_in_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("o.txt");
+        let game = tictactoe();
+        let start =
+            (game.positions.unwrap().random)(None, 0, &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
+        std::fs::write(&path, format!("# openings\n\n{start}\nnot a board\n")).unwrap();
+        let e = read(game, &path).unwrap_err();
+        assert!(e.starts_with(&format!("{}:4: ", path.display())), "{e}");
+        std::fs::write(&path, format!("{start}\r\n{start}\n")).unwrap();
+        assert_eq!(read(game, &path).unwrap(), [start.clone(), start]);
+        std::fs::write(&path, "# nothing\n").unwrap();
+        assert!(
+            read(game, &path)
+                .unwrap_err()
+                .ends_with("no position in the file")
+        );
+        let roshambo = super::super::find("roshambo").unwrap();
+        let e = read(roshambo, &path).unwrap_err();
+        assert!(
+            e.contains("roshambo has no positions") && e.contains("tictactoe"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn random_plies_differ_by_pair_and_repeat_by_seed() {
+        let game = tictactoe();
+        let book = Book::new(game, None, Order::Sequential, 4, 7)
+            .unwrap()
+            .unwrap();
+        let openings: Vec<String> = (0..6).map(|k| book.opening(k)).collect();
+        let again = Book::new(game, None, Order::Sequential, 4, 7)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            openings,
+            (0..6).map(|k| again.opening(k)).collect::<Vec<_>>()
+        );
+        let distinct: std::collections::HashSet<_> = openings.iter().collect();
+        assert!(distinct.len() > 1, "{openings:?}");
+        assert!(
+            Book::new(game, None, Order::Sequential, 0, 7)
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn listed_positions_cycle_in_order_or_shuffled() {
+        let game = tictactoe();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let listed: Vec<String> = (0..5)
+            .map(|_| (game.positions.unwrap().random)(None, 3, &mut rng).unwrap())
+            .collect();
+        let book = Book::new(game, Some(listed.clone()), Order::Sequential, 0, 1)
+            .unwrap()
+            .unwrap();
+        let played: Vec<String> = (0..10).map(|k| book.opening(k)).collect();
+        assert_eq!(played[..5], listed[..]);
+        assert_eq!(played[5..], listed[..]);
+        let shuffled = Book::new(game, Some(listed.clone()), Order::Random, 0, 1)
+            .unwrap()
+            .unwrap();
+        let mut once: Vec<String> = (0..5).map(|k| shuffled.opening(k)).collect();
+        once.sort();
+        let mut sorted = listed;
+        sorted.sort();
+        assert_eq!(once, sorted, "each position once per cycle");
+    }
+}
