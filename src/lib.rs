@@ -15,6 +15,7 @@ pub mod referee;
 pub mod report;
 pub mod schedule;
 pub mod spec;
+pub mod stats;
 pub mod tournament;
 
 pub use error::Error;
