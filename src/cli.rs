@@ -10,6 +10,7 @@ use arena::commands;
 use arena::error::{Error, Result};
 use arena::games::openings::Order;
 use arena::referee::MatchOptions;
+use arena::stats::Sprt;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -100,9 +101,15 @@ pub struct DuelArgs {
     pub bot1: String,
     #[command(flatten)]
     pub matched: MatchArgs,
-    /// Number of games; the bots swap seats after each game.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=arena::spec::bounds::MATCH_GAMES as i64))]
-    pub games: u32,
+    /// Number of games; the bots swap seats after each game. Default: 1, or with `--sprt` the
+    /// most a duel plays (the test usually stops long before).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=arena::spec::bounds::MATCH_GAMES as i64))]
+    pub games: Option<u32>,
+    /// Stop as soon as a sequential probability ratio test decides whether the first bot is
+    /// better: `elo0=0,elo1=5[,alpha=0.05][,beta=0.05][,model=logistic|normalized]`. `--games`
+    /// is then the most that are played.
+    #[arg(long, value_name = "TEST")]
+    pub sprt: Option<String>,
     /// Games played at once. Default: the number of cores divided by two (each game runs two
     /// bots), at least 1; 1 with a person's seat (`-`) or `--spectate`.
     #[arg(long, short = 'j', value_parser = jobs)]
@@ -247,10 +254,21 @@ impl DuelArgs {
                 ));
             }
         };
+        let sprt = match &self.sprt {
+            Some(text) => Some(
+                text.parse::<Sprt>()
+                    .map_err(|e| Error::Usage(format!("--sprt {text}: {e}")))?,
+            ),
+            None => None,
+        };
         Ok(commands::duel::Options {
             matched: self.matched.resolve()?,
             bots: [self.bot0, self.bot1],
-            games: self.games,
+            games: self.games.unwrap_or(match sprt {
+                Some(_) => arena::spec::bounds::MATCH_GAMES,
+                None => 1,
+            }),
+            sprt,
             jobs: self.jobs,
             channels,
             seed: self.seed,

@@ -127,7 +127,7 @@ fn random_plies_make_deterministic_bots_play_different_games_in_pairs() {
         assert_eq!(moves(same.path(), n), moves(same.path(), 1));
         assert!(header(same.path(), n).get("opening").is_none());
     }
-    let varied = play(&["--random-plies", "2"]);
+    let varied = play(&["--random-plies", "4"]);
     let mut openings = std::collections::HashSet::new();
     for pair in 0..3 {
         let (a, b) = (
@@ -139,7 +139,7 @@ fn random_plies_make_deterministic_bots_play_different_games_in_pairs() {
         let (mut pa, pb) = (players(&a), players(&b));
         pa.reverse();
         assert_eq!(pa, pb, "pair {pair}: seats swapped");
-        assert_ne!(opening, "3,4,5 0", "two plies from the start");
+        assert_ne!(opening, "3,4,5 0", "four plies from the start");
         openings.insert(opening);
     }
     assert!(openings.len() > 1, "{openings:?}");
@@ -209,4 +209,108 @@ fn openings_files_are_played_in_order_and_checked_by_line() {
         .stderr(predicate::str::contains(
             "roshambo has no positions to start from",
         ));
+}
+
+/// A strong built-in against `random` reaches H1 long before `--games`, says so, and exits 0;
+/// equal bots against a large elo1 reach H0.
+#[test]
+fn sprt_stops_as_soon_as_it_knows() {
+    let duel = |a: &str, b: &str, sprt: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = arena()
+            .args([
+                "duel",
+                a,
+                b,
+                "-g",
+                "tictactoe",
+                "--seed",
+                "1",
+                "--games",
+                "1000",
+            ])
+            .args(["--sprt", sprt, "--json", "--out"])
+            .arg(dir.path())
+            .assert()
+            .success();
+        let records = json_records(&out.get_output().stdout);
+        let summary = json_summary(&out.get_output().stdout);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        (records, summary, stderr)
+    };
+    let (records, summary, stderr) = duel("builtin:search", "builtin:random", "elo0=0,elo1=100");
+    let games = records.len();
+    assert!(games < 200, "{games} games");
+    assert_eq!(summary["games"], games);
+    assert_eq!(summary["sprt"]["result"], "H1");
+    let llr = summary["sprt"]["llr"].as_f64().unwrap();
+    assert!(
+        llr >= summary["sprt"]["upper"].as_f64().unwrap(),
+        "{summary}"
+    );
+    assert!(stderr.contains("H1 accepted after"), "{stderr}");
+    assert!(
+        stderr.contains("; LLR "),
+        "the LLR on each game's line: {stderr}"
+    );
+
+    let (records, summary, stderr) = duel("builtin:random", "builtin:random", "elo0=0,elo1=400");
+    assert!(records.len() < 200, "{} games", records.len());
+    assert_eq!(summary["sprt"]["result"], "H0", "{summary}");
+    assert!(stderr.contains("H0 accepted after"), "{stderr}");
+
+    arena()
+        .args(["duel", "builtin:random", "builtin:random", "-g", "nim"])
+        .args(["--sprt", "elo0=5,elo1=0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--sprt elo0=5,elo1=0: "));
+}
+
+/// The summary of a match whose every game the first mover wins (nim with one stone): 2 wins
+/// and 2 losses, two pairs of a win and a loss. By hand: the score is 0.5, so the Elo
+/// difference is 0; the per-game standard deviation is 0.5, the standard error 0.5/√4 = 0.25, so
+/// the score's 95% interval is 0.5 ± 1.959964·0.25 = [0.010009, 0.989991], which is
+/// ±400·log10(1/0.010009 - 1) = ±400·1.99524 = ±798.1 Elo; LOS = Φ(0) = 50%. Every pair scores exactly
+/// 1, so the pairs have no variance and no interval.
+#[test]
+fn the_summary_matches_a_hand_computed_example() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = bot("nim_first.py", "");
+    let out = arena()
+        .args([
+            "duel",
+            &first,
+            "builtin:random",
+            "-g",
+            "nim",
+            "-a",
+            "heaps=1",
+        ])
+        .args(["--games", "4", "--json", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(json_records(&out.get_output().stdout).len(), 4);
+    let summary = &json_summary(&out.get_output().stdout);
+    assert_eq!(
+        (&summary["wins"], &summary["draws"], &summary["losses"]),
+        (&2.into(), &0.into(), &2.into())
+    );
+    assert_eq!(summary["pentanomial"], serde_json::json!([0, 0, 2, 0, 0]));
+    assert_eq!(summary["elo"]["estimate"], 0.0);
+    let upper = summary["elo"]["upper"].as_f64().unwrap();
+    assert!((upper - 798.1).abs() < 0.05, "{upper}");
+    assert!((summary["elo"]["lower"].as_f64().unwrap() + upper).abs() < 1e-9);
+    assert_eq!(summary["los"], 0.5);
+    assert_eq!(summary["pair_elo"]["lower"], serde_json::Value::Null);
+    let text = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        text.contains("Score 2 of 4 games (50.0%), draw ratio 0.0%; Elo difference 0.0 +/- 798.1 (95%), LOS 50.0%"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Pairs (LL, LD, DD/WL, WD, WW): 0, 0, 2, 0, 0"),
+        "{text}"
+    );
 }

@@ -17,11 +17,13 @@
 
 mod sprt;
 mod summary;
+mod tally;
 #[cfg(test)]
 mod tests;
 
 pub use sprt::{Model, Sprt, SprtError, Verdict};
 pub use summary::{Interval, Summary, elo_from_score, score_from_elo};
+pub use tally::Tally;
 
 /// One game's result for the first bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -34,12 +34,28 @@ pub fn game_log(out: &Path, n: usize) -> PathBuf {
     out.join("logs").join(format!("game-{n:04}.jsonl"))
 }
 
-/// Parse the `--json` lines of a duel.
-pub fn json_records(stdout: &[u8]) -> Vec<serde_json::Value> {
+/// Every `--json` line of a duel: one object per game, then the summary.
+fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
         .collect()
+}
+
+/// The game records of a duel's `--json` output.
+pub fn json_records(stdout: &[u8]) -> Vec<serde_json::Value> {
+    json_lines(stdout)
+        .into_iter()
+        .filter(|v| v.get("summary").is_none())
+        .collect()
+}
+
+/// The summary that ends a duel's `--json` output.
+pub fn json_summary(stdout: &[u8]) -> serde_json::Value {
+    let last = json_lines(stdout).pop().expect("some output");
+    last.get("summary")
+        .cloned()
+        .expect("the last line is the summary")
 }
 
 /// Processes whose command line contains `marker`.

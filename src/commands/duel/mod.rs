@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures_util::StreamExt;
 
@@ -13,7 +14,12 @@ use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
 use crate::games::{Seat, derive_seed};
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying};
+use crate::stats::{Sprt, Tally, Wdl};
 use crate::tournament::threads::{GameThreads, cores};
+
+mod summary;
+
+use summary::SprtState;
 
 /// What `arena duel` was asked for.
 #[derive(Clone)]
@@ -21,7 +27,10 @@ pub struct Options {
     /// The two BOT arguments, as given.
     pub bots: [String; 2],
     pub matched: MatchOptions,
+    /// How many games; with an SPRT, at most this many.
     pub games: u32,
+    /// Stop as soon as this test accepts a hypothesis.
+    pub sprt: Option<Sprt>,
     /// Games at once; `None` for the default.
     pub jobs: Option<usize>,
     /// Each bot's channel.
@@ -260,7 +269,13 @@ pub async fn run(args: Options) -> Result<()> {
     });
     let threads =
         GameThreads::new(jobs, cores()).map_err(Error::io("starting the threads games run on"))?;
+    // Set once the SPRT has its answer: no game starts after that.
+    let stop = Arc::new(AtomicBool::new(false));
     let mut finished = futures_util::stream::iter(0..args.games as usize)
+        .take_while({
+            let stop = Arc::clone(&stop);
+            move |_| std::future::ready(!stop.load(Ordering::Relaxed))
+        })
         .map(|i| {
             let duel = Arc::clone(&duel);
             threads.spawn(async move { (i, duel.play(i).await) })
@@ -268,7 +283,8 @@ pub async fn run(args: Options) -> Result<()> {
         .buffer_unordered(jobs);
 
     let mut rows = Vec::new();
-    let mut tally = [0u32; 3]; // wins, draws, losses of the first bot
+    let mut tally = Tally::default();
+    let mut sprt = args.sprt.map(SprtState::new);
     let mut points = [0.0f64; 2];
     let mut unplayed = Vec::new();
     // Games finish in any order; they are told and recorded in the order of their ids.
@@ -291,6 +307,7 @@ pub async fn run(args: Options) -> Result<()> {
                         names[order[1]]
                     ));
                     unplayed.push(i + 1);
+                    tally.record(i as u64, None);
                     continue;
                 }
                 Err(e) => return Err(e),
@@ -299,17 +316,26 @@ pub async fn run(args: Options) -> Result<()> {
                 .into_iter()
                 .find(|&seat| order[seat] == 0)
                 .expect("bot 0 has a seat");
-            let s = record.verdict.scores[first];
-            points[0] += s;
-            points[1] += record.verdict.scores[first.other()];
-            tally[if s == 1.0 {
-                0
-            } else if s == 0.5 {
-                1
-            } else {
-                2
-            }] += 1;
-            say(&record.finished_line(i + 1));
+            let scores = [
+                record.verdict.scores[first],
+                record.verdict.scores[first.other()],
+            ];
+            points[0] += scores[0];
+            points[1] += scores[1];
+            // A game both bots lost (both failed) is a result for neither.
+            let result = (scores[0] + scores[1] == 1.0)
+                .then(|| Wdl::from_score(scores[0]))
+                .flatten();
+            tally.record(i as u64, result);
+            let mut line = record.finished_line(i + 1);
+            if let Some(sprt) = &mut sprt {
+                sprt.update(&tally);
+                if sprt.decided.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                line.push_str(&format!("; {}", sprt.progress()));
+            }
+            say(&line);
             rows.push(crate::report::GameRow::new(
                 i as u64 + 1,
                 i as u32 + 1,
@@ -335,18 +361,34 @@ pub async fn run(args: Options) -> Result<()> {
         },
     )?;
     eprintln!("arena: report in {}", page.display());
-    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
+        let n = n.into();
+        format!("{n} {}", if n == 1 { one } else { many })
+    }
+    let games = &tally.games;
     say(&format!(
         "{} vs {}: {}, {}, {} for {} (score {}-{})",
         names[0],
         names[1],
-        plural(tally[0], "win", "wins"),
-        plural(tally[1], "draw", "draws"),
-        plural(tally[2], "loss", "losses"),
+        plural(games.wins, "win", "wins"),
+        plural(games.draws, "draw", "draws"),
+        plural(games.losses, "loss", "losses"),
         names[0],
         points[0],
         points[1]
     ));
+    for line in summary::lines(&tally) {
+        say(&line);
+    }
+    if let Some(sprt) = &sprt {
+        say(&sprt.conclusion(&names));
+    }
+    if args.json {
+        let mut stdout = std::io::stdout().lock();
+        let _ = serde_json::to_writer(&mut stdout, &summary::json(&tally, sprt.as_ref()));
+        let _ = writeln!(stdout);
+        let _ = stdout.flush();
+    }
     if !unplayed.is_empty() {
         let ids: Vec<String> = unplayed.iter().map(usize::to_string).collect();
         return Err(Error::Unplayed(format!(
