@@ -9,4 +9,41 @@ pub struct Planned {
     pub round: u32,
     /// The bots in seat 0 and seat 1.
     pub seats: [usize; 2],
+    /// The opening pair it starts from (`openings::Book::opening`): the two games of a pair
+    /// start from the same position, seats swapped.
+    pub pair: u64,
+}
+
+/// The opening pair of game `k` (from 0) of a pairing: games 0 and 1 play pair 0, seats swapped,
+/// games 2 and 3 pair 1, and so on. Every pairing of a round-robin or gauntlet meets the same
+/// openings in the same order, so that the bots' results are comparable: none drew easier
+/// positions than another.
+pub fn pair_of_game(k: u32) -> u64 {
+    u64::from(k / 2)
+}
+
+/// The opening pair of game `k` of a pairing in Swiss round `round` (from 1): each round has its
+/// own openings, the same on every board, and a mini-match of `games_per_pairing` games plays
+/// them in pairs as above (a single game per pairing plays its round's opening alone).
+pub fn swiss_pair(round: u32, games_per_pairing: u32, k: u32) -> u64 {
+    let per_round = u64::from(games_per_pairing.div_ceil(2));
+    u64::from(round - 1) * per_round + pair_of_game(k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swiss_rounds_have_their_own_pairs_and_mini_matches_play_them_twice() {
+        // One game per pairing: one opening per round.
+        let single: Vec<u64> = (1..=4).map(|r| swiss_pair(r, 1, 0)).collect();
+        assert_eq!(single, [0, 1, 2, 3]);
+        // Four games per pairing: two pairs per round, each played by two games.
+        let mini: Vec<Vec<u64>> = (1..=3)
+            .map(|r| (0..4).map(|k| swiss_pair(r, 4, k)).collect())
+            .collect();
+        assert_eq!(mini, [[0, 0, 1, 1], [2, 2, 3, 3], [4, 4, 5, 5]]);
+        assert_eq!(swiss_pair(1000, 10_000, 9_999), 999 * 5_000 + 4_999);
+    }
 }

@@ -1,8 +1,9 @@
 //! Round-robin and gauntlet schedules: who plays whom, in which seat, in which round.
 
-use super::Planned;
+use super::{Planned, pair_of_game};
 
-/// Every pair of `n` bots plays `games_per_pairing` games, seats alternating. Rounds come from
+/// Every pair of `n` bots plays `games_per_pairing` games, seats alternating, game `k` of each on
+/// opening pair `k / 2` ([`pair_of_game`]). Rounds come from
 /// the circle method, so each bot plays at most once per round and the standings mean
 /// something at any point while the schedule runs.
 pub fn round_robin(n: usize, games_per_pairing: u32) -> Vec<Planned> {
@@ -30,7 +31,8 @@ pub fn round_robin(n: usize, games_per_pairing: u32) -> Vec<Planned> {
             let round = plan_round(&plan);
             for &(a, b) in pairs {
                 let seats = if k % 2 == 0 { [a, b] } else { [b, a] };
-                plan.push(Planned { round, seats });
+                let pair = pair_of_game(k);
+                plan.push(Planned { round, seats, pair });
             }
         }
     }
@@ -42,7 +44,7 @@ fn plan_round(plan: &[Planned]) -> u32 {
 }
 
 /// Each reference bot (`seeds`) plays every other bot `games_per_pairing` times, seats
-/// alternating; one round per reference bot and game.
+/// alternating, game `k` on opening pair `k / 2`; one round per reference bot and game.
 pub fn gauntlet(seeds: &[usize], others: &[usize], games_per_pairing: u32) -> Vec<Planned> {
     let mut plan = Vec::new();
     for k in 0..games_per_pairing {
@@ -50,7 +52,8 @@ pub fn gauntlet(seeds: &[usize], others: &[usize], games_per_pairing: u32) -> Ve
             let round = plan_round(&plan);
             for &o in others {
                 let seats = if k % 2 == 0 { [o, s] } else { [s, o] };
-                plan.push(Planned { round, seats });
+                let pair = pair_of_game(k);
+                plan.push(Planned { round, seats, pair });
             }
         }
     }
@@ -103,6 +106,31 @@ mod tests {
                     "n={n} bot {bot}: {first} vs {second}"
                 );
             }
+        }
+    }
+
+    /// Game `k` of every pairing plays opening pair `k / 2`: the two games of a pair with
+    /// seats swapped, and every pairing the same pairs in the same order.
+    #[test]
+    fn games_of_a_pairing_play_each_opening_twice_seats_swapped_and_all_pairings_alike() {
+        let check = |plan: Vec<Planned>, games: u32| {
+            let mut by_pairing: BTreeMap<(usize, usize), Vec<Planned>> = BTreeMap::new();
+            for p in plan {
+                let key = (p.seats[0].min(p.seats[1]), p.seats[0].max(p.seats[1]));
+                by_pairing.entry(key).or_default().push(p);
+            }
+            for games_of in by_pairing.values() {
+                let pairs: Vec<u64> = games_of.iter().map(|p| p.pair).collect();
+                let expected: Vec<u64> = (0..games).map(|k| u64::from(k / 2)).collect();
+                assert_eq!(pairs, expected);
+                for two in games_of.chunks(2).filter(|c| c.len() == 2) {
+                    assert_eq!(two[0].seats, [two[1].seats[1], two[1].seats[0]]);
+                }
+            }
+        };
+        for games in 1..6 {
+            check(round_robin(5, games), games);
+            check(gauntlet(&[0, 3], &[1, 2, 4], games), games);
         }
     }
 

@@ -11,6 +11,7 @@ use toml::Spanned;
 
 use crate::bot::{BotCommand, BotSpec, Channel, Limits, Sandbox};
 use crate::error::{Error, Result};
+use crate::games::openings::{self, Book, Order};
 use crate::games::{self, GameInfo, Params};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -50,11 +51,16 @@ pub mod bounds {
     pub const MATCH_GAMES: u32 = 100_000;
     /// `min_free_mb`: a pebibyte, more than any disk; 0 turns the check off.
     pub const MIN_FREE_MB: u64 = 1 << 30;
+    /// `random_plies`, as a duel's `--random-plies`.
+    pub const RANDOM_PLIES: u32 = 1_000;
 }
 
 /// Free space the results folder's disk must have for a game to start, in MiB, unless the spec
 /// says otherwise: room for many games' logs, and for the tables and the report at the end.
 pub const DEFAULT_MIN_FREE_MB: u64 = 64;
+
+/// The spec's seed when it gives none.
+const DEFAULT_SEED: u64 = 1;
 
 /// One bot of a tournament.
 #[derive(Debug, Clone)]
@@ -65,6 +71,25 @@ pub struct Entrant {
     pub seed: bool,
 }
 
+/// Where a tournament's games start: what the spec asked for, and the book made of it.
+#[derive(Debug, Clone)]
+pub struct Openings {
+    pub book: Book,
+    /// The file's positions as it lists them (the book may play them shuffled); empty without
+    /// a file.
+    pub listed: Vec<String>,
+    pub order: Order,
+    pub random_plies: u32,
+}
+
+/// `openings_order`, as the spec spells it.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum RawOrder {
+    Sequential,
+    Random,
+}
+
 /// A checked tournament spec.
 #[derive(Clone)]
 pub struct Spec {
@@ -72,6 +97,7 @@ pub struct Spec {
     pub name: String,
     pub game: &'static GameInfo,
     pub format: Format,
+    /// Round-robin and gauntlet: 1 or more; swiss: 1 or an even number (a mini-match per pairing).
     pub games_per_pairing: u32,
     /// Swiss rounds.
     pub rounds: u32,
@@ -86,6 +112,8 @@ pub struct Spec {
     pub min_free_mb: u64,
     pub params: Params,
     pub bots: Vec<Entrant>,
+    /// `None`: every game from the usual start.
+    pub openings: Option<Openings>,
 }
 
 #[derive(Deserialize)]
@@ -109,6 +137,9 @@ struct Raw {
     sandbox_user: Option<Spanned<String>>,
     #[serde(default)]
     ponder: bool,
+    openings: Option<Spanned<String>>,
+    openings_order: Option<Spanned<RawOrder>>,
+    random_plies: Option<Spanned<u32>>,
     #[serde(default)]
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
@@ -295,8 +326,16 @@ impl Spec {
             ));
         }
         if let Some(g) = &raw.games_per_pairing {
-            if format == Format::Swiss {
-                return Err(src.at(Some(g.span()), "games_per_pairing is for round-robin and gauntlet; a swiss plays one game per pairing"));
+            let n = *g.get_ref();
+            if format == Format::Swiss && n > 1 && n % 2 == 1 {
+                return Err(src.at(
+                    Some(g.span()),
+                    format!(
+                        "games_per_pairing = {n}: a swiss plays 1 game per pairing or an even \
+                         number (a mini-match, seats alternating); with an odd number one bot \
+                         of each pairing would have the first seat once more"
+                    ),
+                ));
             }
             if !(1..=bounds::GAMES_PER_PAIRING).contains(g.get_ref()) {
                 return Err(src.at(
@@ -319,6 +358,8 @@ impl Spec {
                 ));
             }
         }
+
+        let openings = openings_of(&src, &raw, game)?;
 
         let sandboxed = raw.sandbox.as_ref().is_some_and(|s| *s.get_ref());
         let sandbox = match raw.sandbox.as_ref().filter(|_| sandboxed) {
@@ -438,7 +479,12 @@ impl Spec {
                 ),
             ));
         }
-        let games_per_pairing = raw.games_per_pairing.as_ref().map_or(2, |g| *g.get_ref());
+        // A swiss plays one game per pairing unless asked for a mini-match.
+        let default_games = if format == Format::Swiss { 1 } else { 2 };
+        let games_per_pairing = raw
+            .games_per_pairing
+            .as_ref()
+            .map_or(default_games, |g| *g.get_ref());
         let schedule = schedule_size(format, &bots, games_per_pairing);
         if schedule > bounds::SCHEDULE {
             return Err(src.at(
@@ -465,7 +511,7 @@ impl Spec {
                 .map_or(n.log2().ceil() as u32 + 2, |r| r.into_inner()),
             timeout,
             startup_timeout,
-            seed: raw.seed.unwrap_or(1),
+            seed: raw.seed.unwrap_or(DEFAULT_SEED),
             jobs: raw.jobs.map(|j| j.into_inner()),
             ladder: raw.ladder,
             ponder: raw.ponder,
@@ -474,8 +520,60 @@ impl Spec {
                 .map_or(DEFAULT_MIN_FREE_MB, |m| m.into_inner()),
             params,
             bots,
+            openings,
         })
     }
+}
+
+/// The openings the spec asks for, their file read and every position in it checked.
+fn openings_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<Option<Openings>> {
+    let random_plies = match &raw.random_plies {
+        Some(r) if *r.get_ref() > bounds::RANDOM_PLIES => {
+            return Err(src.at(
+                Some(r.span()),
+                format!("random_plies must be from 0 to {}", bounds::RANDOM_PLIES),
+            ));
+        }
+        Some(r) => *r.get_ref(),
+        None => 0,
+    };
+    let order = match raw.openings_order.as_ref() {
+        Some(o) if raw.openings.is_none() => {
+            return Err(src.at(Some(o.span()), "openings_order needs openings = \"FILE\""));
+        }
+        Some(o) => match o.get_ref() {
+            RawOrder::Sequential => Order::Sequential,
+            RawOrder::Random => Order::Random,
+        },
+        None => Order::Sequential,
+    };
+    let listed = match &raw.openings {
+        Some(file) => {
+            // Joined to the spec's folder as given: `book.txt` next to `t.toml` stays
+            // `book.txt` in messages.
+            let path = src
+                .path
+                .parent()
+                .unwrap_or(Path::new(""))
+                .join(file.get_ref());
+            let listed = openings::read(game, &path)
+                .map_err(|e| src.at(Some(file.span()), format!("openings: {e}")))?;
+            Some(listed)
+        }
+        None => None,
+    };
+    // A file was refused above by a game without positions: only random plies are left to be.
+    let seed = raw.seed.unwrap_or(DEFAULT_SEED);
+    let book = Book::new(game, listed.clone(), order, random_plies, seed).map_err(|e| {
+        let at = raw.random_plies.as_ref().map(|r| r.span());
+        src.at(at, format!("random_plies: {e}"))
+    })?;
+    Ok(book.map(|book| Openings {
+        book,
+        listed: listed.unwrap_or_default(),
+        order,
+        random_plies,
+    }))
 }
 
 /// How many games one cycle of the schedule plays (a Swiss: per round).
@@ -487,7 +585,7 @@ fn schedule_size(format: Format, bots: &[Entrant], games_per_pairing: u32) -> u6
             let seeds = bots.iter().filter(|b| b.seed).count() as u64;
             seeds * (n - seeds)
         }
-        Format::Swiss => return n / 2,
+        Format::Swiss => n / 2,
     };
     pairings.saturating_mul(u64::from(games_per_pairing))
 }
@@ -583,6 +681,26 @@ command = "builtin:greedy"
                 GOOD.replace("name = \"class\"", "name = \"../up\""),
                 "t.toml:1:8: name '../up' cannot be used",
             ),
+            (
+                GOOD.replace("timeout = 2", "random_plies = 2"),
+                "t.toml:4:16: random_plies: royalur has no positions to start from (games with openings: ",
+            ),
+            (
+                GOOD.replace("timeout = 2", "openings = \"book.txt\""),
+                "t.toml:4:12: openings: royalur has no positions to start from (games with openings: ",
+            ),
+            (
+                GOOD.replace("timeout = 2", "random_plies = 1001"),
+                "t.toml:4:16: random_plies must be from 0 to 1000",
+            ),
+            (
+                GOOD.replace("timeout = 2", "openings_order = \"random\""),
+                "t.toml:4:18: openings_order needs openings = \"FILE\"",
+            ),
+            (
+                GOOD.replace("timeout = 2", "openings_order = \"shuffled\""),
+                "t.toml:4:18: unknown variant `shuffled`, expected `sequential` or `random`",
+            ),
         ];
         for (text, expected) in cases {
             let e = error(&text);
@@ -652,6 +770,67 @@ command = "builtin:greedy"
             &many_bots("round-robin", 1_000, "games_per_pairing = 2"),
         )
         .unwrap();
+    }
+
+    #[test]
+    fn openings_are_read_from_the_spec_folder_and_checked_line_by_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("book.txt"), "1,2 0\n# a comment\n2,2 1\n").unwrap();
+        let nim = "name = \"n\"\ngame = \"nim\"\n\
+                   [[bot]]\nname = \"a\"\ncommand = \"builtin:random\"\n\
+                   [[bot]]\nname = \"b\"\ncommand = \"builtin:search\"\n";
+        let with =
+            |keys: &str| nim.replace("game = \"nim\"\n", &format!("game = \"nim\"\n{keys}\n"));
+        let parse = |text: &str| Spec::parse(&dir.path().join("t.toml"), text);
+        let spec = parse(&with(
+            "openings = \"book.txt\"\nopenings_order = \"random\"",
+        ))
+        .unwrap();
+        let o = spec.openings.unwrap();
+        assert_eq!(o.listed, ["1,2 0", "2,2 1"]);
+        assert_eq!((o.order, o.random_plies), (Order::Random, 0));
+        let spec = parse(&with("random_plies = 3")).unwrap();
+        assert_eq!(spec.openings.unwrap().random_plies, 3);
+        assert!(parse(nim).unwrap().openings.is_none());
+
+        std::fs::write(dir.path().join("book.txt"), "1,2 0\n\n0,0 1\n").unwrap();
+        let e = parse(&with("openings = \"book.txt\""))
+            .err()
+            .unwrap()
+            .to_string();
+        let book = dir.path().join("book.txt");
+        assert!(
+            e.starts_with(&format!(
+                "{}:3:12: openings: {}:3: ",
+                dir.path().join("t.toml").display(),
+                book.display()
+            )),
+            "{e}"
+        );
+        // Beside a spec named without a folder, the file keeps the name it was given.
+        let e = error(&with("openings = \"no-such-book.txt\""));
+        assert!(
+            e.starts_with("t.toml:3:12: openings: reading no-such-book.txt: "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_swiss_plays_one_game_per_pairing_or_an_even_mini_match() {
+        let swiss = GOOD.replace("round-robin", "swiss");
+        let spec = Spec::parse(Path::new("t.toml"), &swiss).unwrap();
+        assert_eq!(spec.games_per_pairing, 1);
+        for n in [1, 2, 4] {
+            let text = swiss.replace("timeout = 2", &format!("games_per_pairing = {n}"));
+            let spec = Spec::parse(Path::new("t.toml"), &text).unwrap();
+            assert_eq!(spec.games_per_pairing, n);
+        }
+        let e = error(&swiss.replace("timeout = 2", "games_per_pairing = 3"));
+        assert!(
+            e.starts_with("t.toml:4:21: games_per_pairing = 3: a swiss plays 1 game per pairing or an even number")
+                && e.contains("first seat once more"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -16,8 +16,8 @@ use crate::games::derive_seed;
 use crate::referee::{self, MatchSetup, Played, Player};
 use crate::referee::{SETUP_ATTEMPTS, SETUP_PAUSE};
 use crate::report::{self, GameRow};
-use crate::schedule::Planned;
 use crate::schedule::swiss::{SwissPlayer, pair_round};
+use crate::schedule::{Planned, swiss_pair};
 use crate::spec::{Format, Spec};
 use threads::GameThreads;
 
@@ -502,7 +502,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             false => record::Cycle::of(&spec, 1, 1),
         };
         let mut todo = Vec::new();
-        for (id, round, names) in cycle.games(spec.format, spec.games_per_pairing) {
+        for (id, round, pair, names) in cycle.games(spec.format, spec.games_per_pairing) {
             let Some(seats) = names
                 .iter()
                 .map(|n| index.get(n).copied())
@@ -516,6 +516,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
                 planned: Planned {
                     round,
                     seats: [seats[0], seats[1]],
+                    pair,
                 },
             };
             if opts.shard.is_some_and(|s| !s.takes(job.id)) || check(&job)? {
@@ -637,8 +638,10 @@ async fn run_swiss(
     let n = spec.bots.len();
     let mut outcome = Outcome::default();
     let mut next_id = 1u64;
+    let games = spec.games_per_pairing;
     // The whole swiss on one bar: every round has the same number of games.
-    let total = (spec.rounds as usize * (n / 2)).saturating_sub(results.rows.len()) as u64;
+    let total =
+        (spec.rounds as usize * (n / 2) * games as usize).saturating_sub(results.rows.len()) as u64;
     let mut progress = Progress::new(total, 0);
     for round in 1..=spec.rounds {
         if *stop.borrow() > 0 {
@@ -654,6 +657,8 @@ async fn run_swiss(
             })
             .collect();
         let mut played_in = vec![false; n];
+        // A mini-match's games count one by one: its points are the pairing's result, and
+        // with seats alternating over an even number of games the seat balances stay level.
         for row in results.rows.iter().filter(|r| r.round < round) {
             let (a, b) = (index[row.seat0.as_str()], index[row.seat1.as_str()]);
             players[a].score += row.score0;
@@ -663,7 +668,8 @@ async fn run_swiss(
             players[a].seat0_games += 1;
             players[b].seat1_games += 1;
         }
-        // A bye scores a win; who had one is known from the rounds each bot sat out.
+        // A bye scores as a pairing won (each of its games); who had one is known from the
+        // rounds each bot sat out.
         for r in 1..round {
             for (i, p) in players.iter_mut().enumerate() {
                 played_in[i] = results.rows.iter().any(|row| {
@@ -672,7 +678,7 @@ async fn run_swiss(
                 });
                 if !played_in[i] {
                     p.had_bye = true;
-                    p.score += 1.0;
+                    p.score += f64::from(games);
                 }
             }
         }
@@ -684,17 +690,21 @@ async fn run_swiss(
             }
         };
         let mut todo = Vec::new();
+        // A pairing's games follow each other by id, seats alternating from the pairing's.
         for (a, b) in pairing.games {
-            let job = Job {
-                id: next_id,
-                planned: Planned {
-                    round,
-                    seats: [a, b],
-                },
-            };
-            next_id += 1;
-            if !check(&job)? {
-                todo.push(job);
+            for k in 0..games {
+                let job = Job {
+                    id: next_id,
+                    planned: Planned {
+                        round,
+                        seats: if k % 2 == 0 { [a, b] } else { [b, a] },
+                        pair: swiss_pair(round, games, k),
+                    },
+                };
+                next_id += 1;
+                if !check(&job)? {
+                    todo.push(job);
+                }
             }
         }
         if let Some(bye) = pairing.bye {
@@ -1012,6 +1022,9 @@ fn setup(spec: &Spec, dir: &Path, job: &Job) -> MatchSetup {
         log_path: dir.join("logs").join(format!("game-{:05}.jsonl", job.id)),
         spectator: None,
         ponder: spec.ponder,
-        opening: None,
+        opening: spec
+            .openings
+            .as_ref()
+            .map(|o| o.book.opening(job.planned.pair)),
     }
 }

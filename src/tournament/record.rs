@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::games::openings::Order;
 use crate::report::{self, GameRow};
 use crate::schedule::Planned;
 use crate::schedule::round_robin::{gauntlet, round_robin};
@@ -56,8 +57,9 @@ impl Cycle {
         }
     }
 
-    /// The cycle's games as the schedule plans them: id, round, and the bots' names by seat.
-    pub fn games(&self, format: Format, games_per_pairing: u32) -> Vec<(u64, u32, [&str; 2])> {
+    /// The cycle's games as the schedule plans them: id, round, opening pair, and the bots'
+    /// names by seat. Every cycle plays the same openings.
+    pub fn games(&self, format: Format, games_per_pairing: u32) -> Vec<(u64, u32, u64, [&str; 2])> {
         plan(format, &self.bots, games_per_pairing)
             .into_iter()
             .enumerate()
@@ -65,6 +67,7 @@ impl Cycle {
                 (
                     self.first_id + i as u64,
                     self.first_round - 1 + p.round,
+                    p.pair,
                     p.seats.map(|s| self.bots[s].name.as_str()),
                 )
             })
@@ -79,7 +82,7 @@ pub struct Record {
     pub params: BTreeMap<String, String>,
     pub seed: u64,
     pub format: String,
-    /// Round-robin and gauntlet.
+    /// Round-robin and gauntlet; a swiss's only when it plays mini-matches (more than one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games_per_pairing: Option<u32>,
     /// Swiss.
@@ -91,6 +94,37 @@ pub struct Record {
     pub bots: Vec<Bot>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cycles: Vec<Cycle>,
+    /// Where the games start; none (and absent from folders written before openings existed):
+    /// the usual start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<Openings>,
+}
+
+/// The openings a folder's games were played with. The file's positions themselves, not its
+/// name: a file edited between two runs would start the games of one tournament from other
+/// positions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Openings {
+    /// As the file lists them; empty without a file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<String>,
+    pub order: String,
+    #[serde(default)]
+    pub random_plies: u32,
+}
+
+impl Openings {
+    fn of(spec: &Spec) -> Option<Openings> {
+        spec.openings.as_ref().map(|o| Openings {
+            positions: o.listed.clone(),
+            order: match o.order {
+                Order::Sequential => "sequential",
+                Order::Random => "random",
+            }
+            .to_string(),
+            random_plies: o.random_plies,
+        })
+    }
 }
 
 /// The round-robin or gauntlet schedule of `bots`.
@@ -119,7 +153,8 @@ impl Record {
             params: spec.params.pairs().into_iter().collect(),
             seed: spec.seed,
             format: spec.format.as_str().to_string(),
-            games_per_pairing: (!swiss).then_some(spec.games_per_pairing),
+            games_per_pairing: (!swiss || spec.games_per_pairing > 1)
+                .then_some(spec.games_per_pairing),
             rounds: swiss.then_some(spec.rounds),
             ladder: spec.ladder,
             bots: spec
@@ -131,6 +166,7 @@ impl Record {
                 })
                 .collect(),
             cycles: Vec::new(),
+            openings: Openings::of(spec),
         }
     }
 
@@ -257,13 +293,36 @@ impl Record {
         }
         differ("seed", self.seed.to_string(), now.seed.to_string());
         differ("format", self.format.clone(), now.format.clone());
-        differ(
-            "games_per_pairing",
-            number(self.games_per_pairing),
-            number(now.games_per_pairing),
-        );
+        // A swiss's games_per_pairing is recorded only for mini-matches.
+        let games = |r: &Record| {
+            number(
+                r.games_per_pairing
+                    .or((r.format == Format::Swiss.as_str()).then_some(1)),
+            )
+        };
+        differ("games_per_pairing", games(self), games(now));
         differ("rounds", number(self.rounds), number(now.rounds));
         differ("ladder", self.ladder.to_string(), now.ladder.to_string());
+        let (was, is) = (self.openings.as_ref(), now.openings.as_ref());
+        // The order of a file's positions; without a file on both sides, the file says it all.
+        if let (Some(w), Some(i)) = (was, is)
+            && !w.positions.is_empty()
+            && !i.positions.is_empty()
+        {
+            differ("openings_order", w.order.clone(), i.order.clone());
+        }
+        differ(
+            "random_plies",
+            was.map_or(0, |o| o.random_plies).to_string(),
+            is.map_or(0, |o| o.random_plies).to_string(),
+        );
+        let (was, is) = (
+            was.map_or(&[][..], |o| &o.positions[..]),
+            is.map_or(&[][..], |o| &o.positions[..]),
+        );
+        if let Some((was, is)) = positions_changed(was, is) {
+            differ("openings", was, is);
+        }
         if !bots_may_change {
             differ("bots", bots(&self.bots), bots(&now.bots));
         }
@@ -286,7 +345,7 @@ impl Record {
             let unfinished =
                 last.games(spec.format, spec.games_per_pairing)
                     .iter()
-                    .any(|(id, _, names)| {
+                    .any(|(id, _, _, names)| {
                         !on_record.contains(id) && names.iter().all(|n| present.contains(n))
                     });
             if unfinished {
@@ -302,6 +361,24 @@ impl Record {
         self.save(dir)?;
         Ok(cycle)
     }
+}
+
+/// How two lists of opening positions differ, for people: their sizes, or the first position
+/// that is not the same.
+fn positions_changed(was: &[String], is: &[String]) -> Option<(String, String)> {
+    let count = |p: &[String]| match p.len() {
+        0 => "no file".to_string(),
+        1 => "1 position".to_string(),
+        n => format!("{n} positions"),
+    };
+    if was.len() != is.len() {
+        return Some((count(was), count(is)));
+    }
+    let i = was.iter().zip(is).position(|(a, b)| a != b)?;
+    Some((
+        format!("\"{}\" as position {}", was[i], i + 1),
+        format!("\"{}\"", is[i]),
+    ))
 }
 
 /// What the games of a folder from before `run.json` say of themselves that this spec changes:
@@ -381,6 +458,7 @@ mod tests {
             ladder: true,
             bots: bots(&["a", "b"]),
             cycles,
+            openings: None,
         }
     }
 
@@ -420,6 +498,41 @@ mod tests {
             let e = ladder(cycles).check().unwrap_err();
             assert!(e.starts_with(expected), "{e}");
         }
+    }
+
+    /// A swiss's record from before mini-matches and openings: it has neither field, and means
+    /// one game per pairing from the usual start.
+    #[test]
+    fn records_from_before_openings_and_mini_matches_read_as_their_defaults() {
+        let old: Record = serde_json::from_str(
+            r#"{"game": "nim", "params": {}, "seed": 1, "format": "swiss", "rounds": 3,
+                "ladder": false, "bots": [{"name": "a"}, {"name": "b"}]}"#,
+        )
+        .unwrap();
+        assert!(old.openings.is_none());
+        let same = old.clone();
+        assert_eq!(old.changes(&same, false), []);
+        let now = Record {
+            games_per_pairing: Some(2),
+            openings: Some(Openings {
+                positions: vec!["1,2 0".into()],
+                order: "sequential".into(),
+                random_plies: 0,
+            }),
+            ..old.clone()
+        };
+        let changed: Vec<String> = old
+            .changes(&now, false)
+            .into_iter()
+            .map(|(k, was, is)| format!("{k}: {was} -> {is}"))
+            .collect();
+        assert_eq!(
+            changed,
+            [
+                "games_per_pairing: 1 -> 2",
+                "openings: no file -> 1 position",
+            ]
+        );
     }
 
     #[test]
