@@ -8,12 +8,14 @@
 //!       bots, relay one round, close, reap, and go again. No logs, no records, no checks.
 //!   (b) arena: `arena run` of a two-bot round-robin with 1,000 games per pairing and
 //!       `--jobs CORES`: every game checked, logged and synced to disk, games.csv synced, the
-//!       standings and the report written at the end.
+//!       standings and the report written at the end;
+//!   (c) `arena duel --games 1000 --jobs CORES` of the same games (issue 21's parallel duels).
 //!
 //! Both run with the environment arena gives its bots (`common::bots_env`), so the bots start
 //! the same way under both, after the disk has settled from the earlier benches' cleanup
-//! (`common::settle_disk`). Each arena run writes into a fresh folder. Prints games per second for both (median of
-//! `ARENA_BENCH_REPS`, default 5) and the ratio arena/baseline. Goal: at least 0.8.
+//! (`common::settle_disk`). Each arena run writes into a fresh folder. Prints games per second for
+//! each, from the fastest of `ARENA_BENCH_REPS` alternating runs (default 5; the medians too),
+//! and the ratios to the baseline. Goal: at least 0.8.
 //!
 //! Run: `cargo bench --bench throughput`. Without `--bench` on the command line it does nothing.
 
@@ -72,26 +74,68 @@ fn main() {
         c
     };
 
+    let mut duels = 0;
+    let mut duel_cmd = || {
+        duels += 1;
+        let mut c = Command::new(arena);
+        common::bots_env(&mut c)
+            .arg("duel")
+            .args([&bot, &bot])
+            .args([
+                "-g",
+                "roshambo",
+                "-a",
+                "rounds=1",
+                "--seed",
+                "1",
+                "--timeout",
+                "10",
+            ])
+            .args(["--games", &GAMES.to_string(), "--jobs", &cores.to_string()])
+            .arg("--out")
+            .arg(tmp.join(format!("duel-{duels}")));
+        c
+    };
+
     println!(
         "throughput bench: {GAMES} one-round roshambo games, {cores} at a time, {reps} rep(s) + 1 warm-up"
     );
     common::settle_disk(tmp);
     run("baseline", baseline_cmd());
     run("arena run", arena_cmd());
-    let (mut tb, mut ta) = (Vec::new(), Vec::new());
+    run("arena duel", duel_cmd());
+    let (mut tb, mut ta, mut td) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..reps {
         tb.push(run("baseline", baseline_cmd()).0);
         ta.push(run("arena run", arena_cmd()).0);
+        td.push(run("arena duel", duel_cmd()).0);
     }
-    let (b, a) = (median(&mut tb), median(&mut ta));
+    // Noise on a shared machine only ever slows a run: the fastest of each is the closest to
+    // what it costs.
+    let fastest = |v: &[Duration]| *v.iter().min().expect("at least one run");
+    let (b, a, d) = (fastest(&tb), fastest(&ta), fastest(&td));
     let rate = |d: Duration| GAMES as f64 / d.as_secs_f64();
-    println!("\n  {:<16} {:>10} {:>10}", "", "games/s", "median ms");
-    for (name, d) in [("baseline relay", b), ("arena run", a)] {
-        println!("  {name:<16} {:>10.0} {:>10.0}", rate(d), common::ms(d));
-    }
-    let ratio = rate(a) / rate(b);
     println!(
-        "\n  ratio arena/baseline: {ratio:.2}x   goal: >= {GOAL}x   {}",
-        if ratio >= GOAL { "PASS" } else { "MISS" }
+        "\n  {:<16} {:>10} {:>10} {:>10}",
+        "", "games/s", "fastest ms", "median ms"
     );
+    for (name, fast, all) in [
+        ("baseline relay", b, &mut tb),
+        ("arena run", a, &mut ta),
+        ("arena duel", d, &mut td),
+    ] {
+        println!(
+            "  {name:<16} {:>10.0} {:>10.0} {:>10.0}",
+            rate(fast),
+            common::ms(fast),
+            common::ms(median(all))
+        );
+    }
+    for (name, x) in [("arena run", a), ("arena duel", d)] {
+        let ratio = rate(x) / rate(b);
+        println!(
+            "\n  ratio {name}/baseline (fastest runs): {ratio:.2}x   goal: >= {GOAL}x   {}",
+            if ratio >= GOAL { "PASS" } else { "MISS" }
+        );
+    }
 }
