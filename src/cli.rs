@@ -154,11 +154,11 @@ pub struct DuelArgs {
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// The order the openings are played in.
-    #[arg(long, value_enum, default_value = "sequential")]
+    #[arg(long, value_enum, default_value = "sequential", requires = "openings")]
     pub openings_order: OrderArg,
     /// Start each pair of games N random legal moves from the start (or from its opening), drawn
     /// from the match's seed; both games of a pair start from the same position, seats swapped.
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=arena::spec::bounds::RANDOM_PLIES as i64))]
     pub random_plies: u32,
 }
 

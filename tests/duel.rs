@@ -229,7 +229,8 @@ fn sprt_stops_as_soon_as_it_knows() {
                 "--games",
                 "1000",
             ])
-            .args(["--sprt", sprt, "--json", "--out"])
+            // Games still running when the verdict comes are recorded, and change nothing.
+            .args(["--sprt", sprt, "--jobs", "3", "--json", "--out"])
             .arg(dir.path())
             .assert()
             .success();
@@ -247,6 +248,12 @@ fn sprt_stops_as_soon_as_it_knows() {
     assert!(
         llr >= summary["sprt"]["upper"].as_f64().unwrap(),
         "{summary}"
+    );
+    let decided = summary["sprt"]["games"].as_u64().unwrap() as usize;
+    assert!(decided <= games, "{summary}");
+    assert!(
+        stderr.contains(&format!("H1 accepted after {decided} games")),
+        "{stderr}"
     );
     assert!(stderr.contains("H1 accepted after"), "{stderr}");
     assert!(
@@ -276,7 +283,7 @@ fn sprt_stops_as_soon_as_it_knows() {
 #[test]
 fn the_summary_matches_a_hand_computed_example() {
     let dir = tempfile::tempdir().unwrap();
-    let first = bot("nim_first.py", "");
+    let first = bot("nim_first.py", "1");
     let out = arena()
         .args([
             "duel",

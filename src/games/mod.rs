@@ -733,6 +733,20 @@ mod suite {
                 let mut game = info.new_game(&params, &seating).expect("a game");
                 game.start(&mut Outbox::default());
                 assert_ne!(game.awaiting(), [false, false], "{}: {text}", info.name);
+                // The game starts there, not at the usual start.
+                let usual = (positions.random)(None, 0, &mut rng).unwrap();
+                let from_start = Seating {
+                    opening: None,
+                    ..seating
+                };
+                let mut start = info.new_game(&params, &from_start).expect("a game");
+                start.start(&mut Outbox::default());
+                assert_eq!(
+                    game.picture() == start.picture(),
+                    text == usual,
+                    "{}: {text}",
+                    info.name
+                );
             }
         }
     }

@@ -191,6 +191,7 @@ mod tests {
             .unwrap()
             .unwrap();
         let mut once: Vec<String> = (0..5).map(|k| shuffled.opening(k)).collect();
+        assert_ne!(once, listed, "shuffled (for this seed)");
         once.sort();
         let mut sorted = listed;
         sorted.sort();

@@ -313,9 +313,14 @@ impl Positions {
     }
 }
 
+/// Whether a game can go on from `pos`: it is not over, and the side to move has a move.
+fn playable<P: Position>(pos: &P) -> bool {
+    pos.outcome().is_none() && !pos.legal_moves().is_empty()
+}
+
 fn opening_of<P: Textual>(text: &str) -> Result<String, String> {
     let pos = P::from_position(text)?;
-    if pos.outcome().is_some() || pos.legal_moves().is_empty() {
+    if !playable(&pos) {
         return Err("the game is already over in this position".into());
     }
     Ok(pos.position())
@@ -338,7 +343,7 @@ fn random_opening<P: Textual>(
             .filter(|mv| {
                 let mut next = pos.clone();
                 next.play_unchecked(mv);
-                next.outcome().is_none()
+                playable(&next)
             })
             .collect();
         let Some(mv) = going_on.choose(rng) else {

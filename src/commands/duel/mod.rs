@@ -151,7 +151,10 @@ impl Duel {
             spectator: sink.as_ref().map(|s| s.sender()),
             ponder: self.ponder,
             // Games 1 and 2 start from the first opening, seats swapped, and so on.
-            opening: self.book.as_ref().map(|b| b.opening(i as u64 / 2)),
+            opening: self
+                .book
+                .as_ref()
+                .map(|b| b.opening(crate::schedule::pair_of_game(i as u32))),
         })
         .await;
         if let Some(sink) = sink {
@@ -228,10 +231,17 @@ pub async fn run(args: Options) -> Result<()> {
             ));
         }
         Some(jobs) => jobs,
-        // One spectator program after another, as a person watching expects.
-        None if person || spectate.is_some() => 1,
+        // One spectator program, or one bot on the terminal, after another, as a person
+        // watching expects.
+        None if person || spectate.is_some() || bots.iter().any(|b| b.console) => 1,
         None => (cores() / 2).max(1),
     };
+    // Bots of games played at once cannot share the terminal.
+    if jobs > 1 {
+        for b in bots.iter_mut() {
+            b.console = false;
+        }
+    }
 
     // Results on stdout; with --json, only the JSON there and the words on stderr.
     let say = |text: &str| {
@@ -289,11 +299,23 @@ pub async fn run(args: Options) -> Result<()> {
     let mut unplayed = Vec::new();
     // Games finish in any order; they are told and recorded in the order of their ids.
     let mut waiting = BTreeMap::new();
+    let mut next = 0;
+    // The first failure that is arena's own: no game starts after it, the games already played
+    // are still told, recorded and summed up, and then it is the duel's result.
+    let mut failed = None;
     while let Some(joined) = finished.next().await {
-        let (i, played) = joined.map_err(|e| Error::Internal(format!("a game's task: {e}")))?;
+        let (i, played) = match joined {
+            Ok(done) => done,
+            Err(e) => {
+                stop.store(true, Ordering::Relaxed);
+                failed.get_or_insert(Error::Internal(format!("a game's task: {e}")));
+                continue;
+            }
+        };
         waiting.insert(i, played);
-        while let Some(played) = waiting.remove(&(rows.len() + unplayed.len())) {
-            let i = rows.len() + unplayed.len();
+        while let Some(played) = waiting.remove(&next) {
+            let i = next;
+            next += 1;
             let order = seats(i);
             let record = match played {
                 Ok(record) => record,
@@ -310,12 +332,15 @@ pub async fn run(args: Options) -> Result<()> {
                     tally.record(i as u64, None);
                     continue;
                 }
-                Err(e) => return Err(e),
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failed.get_or_insert(e);
+                    tally.record(i as u64, None);
+                    continue;
+                }
             };
-            let first = Seat::BOTH
-                .into_iter()
-                .find(|&seat| order[seat] == 0)
-                .expect("bot 0 has a seat");
+            // The first bot sits in seat 0 of the games with an even index.
+            let first = Seat::BOTH[i % 2];
             let scores = [
                 record.verdict.scores[first],
                 record.verdict.scores[first.other()],
@@ -329,7 +354,7 @@ pub async fn run(args: Options) -> Result<()> {
             tally.record(i as u64, result);
             let mut line = record.finished_line(i + 1);
             if let Some(sprt) = &mut sprt {
-                sprt.update(&tally);
+                sprt.update(&tally, i as u64 + 1);
                 if sprt.decided.is_some() {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -388,6 +413,9 @@ pub async fn run(args: Options) -> Result<()> {
         let _ = serde_json::to_writer(&mut stdout, &summary::json(&tally, sprt.as_ref()));
         let _ = writeln!(stdout);
         let _ = stdout.flush();
+    }
+    if let Some(e) = failed {
+        return Err(e);
     }
     if !unplayed.is_empty() {
         let ids: Vec<String> = unplayed.iter().map(usize::to_string).collect();

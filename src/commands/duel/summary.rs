@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::stats::{Interval, Model, Sprt, Summary, Tally, Verdict};
 
 /// Where an SPRT stands: its LLR now, or the verdict it reached, frozen with the LLR and the
-/// number of games that reached it.
+/// game that reached it.
 #[derive(Debug, Clone, Copy)]
 pub struct SprtState {
     pub test: Sprt,
@@ -23,15 +23,16 @@ impl SprtState {
         }
     }
 
-    /// Take the tally after another game; the verdict, once reached, no longer changes: games
-    /// that were running when it was reached are recorded but do not count for it.
-    pub fn update(&mut self, tally: &Tally) {
+    /// Take the tally after game `game` (1 is the first); the verdict, once reached, no longer
+    /// changes: games that were running when it was reached are recorded but do not count for
+    /// it.
+    pub fn update(&mut self, tally: &Tally, game: u64) {
         if self.decided.is_some() {
             return;
         }
         self.llr = self.test.llr(&tally.pairs);
         if let Some(verdict) = self.test.verdict(self.llr) {
-            self.decided = Some((verdict, tally.pairs.games()));
+            self.decided = Some((verdict, game));
         }
     }
 
@@ -181,10 +182,44 @@ pub fn json(tally: &Tally, sprt: Option<&SprtState>) -> Value {
         "score": games.score,
         "draw_ratio": games.draw_ratio,
         "elo": interval_json(games.elo),
+        "normalized_elo": interval_json(games.normalized_elo),
         "los": games.los,
         "pentanomial": pairs.map(|_| [p.ll, p.ld, p.dd_wl, p.wd, p.ww]),
         "pair_elo": interval_json(pairs.and_then(|s| s.elo)),
+        "pair_normalized_elo": interval_json(pairs.and_then(|s| s.normalized_elo)),
         "pair_los": pairs.and_then(|s| s.los),
         "sprt": sprt.map(SprtState::json),
     }})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Wdl;
+
+    #[test]
+    fn a_verdict_once_reached_stays_as_it_was() {
+        let mut state = SprtState::new("elo0=0,elo1=200".parse().unwrap());
+        let mut tally = Tally::default();
+        let mut game = 0;
+        while state.decided.is_none() {
+            tally.record(game, Some(Wdl::Win));
+            game += 1;
+            state.update(&tally, game);
+            assert!(game < 100, "all wins reach H1");
+        }
+        let (llr, decided) = (state.llr, state.decided);
+        assert_eq!(decided, Some((Verdict::H1, game)));
+        for _ in 0..10 {
+            tally.record(game, Some(Wdl::Loss));
+            game += 1;
+            state.update(&tally, game);
+        }
+        assert_eq!((state.llr, state.decided), (llr, decided));
+        assert!(
+            state
+                .conclusion(&["a".into(), "b".into()])
+                .contains(&format!("after {}", decided.unwrap().1))
+        );
+    }
 }

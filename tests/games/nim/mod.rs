@@ -1,6 +1,6 @@
 //! nim: a game that exists for the tests alone. It is built into arena only with the feature
 //! `test-game`, which `cargo test` turns on (see Cargo.toml), and it proves what adding a game
-//! takes: this folder and one line in the registry. Every suite that iterates the registry
+//! takes: this folder and the registry (its `mod` line and its line in `ALL`). Every suite that iterates the registry
 //! (rules, fuzzing, example bots, perft, the report) runs it, with nothing else edited.
 //!
 //! Heaps of stones; a move takes stones from one heap; whoever takes the last stone wins. It

@@ -59,6 +59,9 @@ impl Heaps {
         if let Some(h) = heaps.iter().find(|&&h| h > MAX_STONES) {
             return Err(format!("a heap holds at most {MAX_STONES} stones, not {h}"));
         }
+        if heaps.iter().all(|&h| h == 0) {
+            return Err("no stone is left: the game is over".into());
+        }
         Ok(Heaps {
             heaps,
             to_move: Seat::First,
@@ -169,9 +172,6 @@ impl Textual for Heaps {
             "1" => Seat::Second,
             other => return Err(format!("the seat to move is 0 or 1, not '{other}'")),
         };
-        if pos.heaps.iter().all(|&h| h == 0) {
-            return Err("no stone is left: the game is over".into());
-        }
         Ok(pos)
     }
 
