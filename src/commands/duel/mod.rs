@@ -3,10 +3,11 @@
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use futures_util::StreamExt;
+use futures_util::{Stream, StreamExt};
 
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
@@ -109,6 +110,9 @@ fn new_folder(parent: &Path, stem: &str) -> std::io::Result<PathBuf> {
     }
     unreachable!("some number is free")
 }
+
+/// A game's number (0 is the first) and how it went, or why its task was lost.
+type Joined = std::result::Result<(usize, Result<GameRecord>), tokio::task::JoinError>;
 
 /// Which bot sits where in game `i` (0 is the first): the first bot takes seat 0 in game 1,
 /// then seats alternate.
@@ -277,20 +281,32 @@ pub async fn run(args: Options) -> Result<()> {
         ponder: args.ponder,
         book,
     });
-    let threads =
-        GameThreads::new(jobs, cores()).map_err(Error::io("starting the threads games run on"))?;
     // Set once the SPRT has its answer: no game starts after that.
     let stop = Arc::new(AtomicBool::new(false));
-    let mut finished = futures_util::stream::iter(0..args.games as usize)
-        .take_while({
-            let stop = Arc::clone(&stop);
-            move |_| std::future::ready(!stop.load(Ordering::Relaxed))
-        })
-        .map(|i| {
-            let duel = Arc::clone(&duel);
-            threads.spawn(async move { (i, duel.play(i).await) })
-        })
-        .buffer_unordered(jobs);
+    let ids = futures_util::stream::iter(0..args.games as usize).take_while({
+        let stop = Arc::clone(&stop);
+        move |_| std::future::ready(!stop.load(Ordering::Relaxed))
+    });
+    let play = |i: usize| {
+        let duel = Arc::clone(&duel);
+        async move { (i, duel.play(i).await) }
+    };
+    // One game at a time is played on this thread: a game that stays on its thread wakes no
+    // other at each line (bench/README.md). Games at once go to the game threads.
+    let threads = match jobs {
+        1 => None,
+        _ => Some(
+            GameThreads::new(jobs, cores())
+                .map_err(Error::io("starting the threads games run on"))?,
+        ),
+    };
+    let mut finished: Pin<Box<dyn Stream<Item = Joined> + '_>> = match &threads {
+        None => Box::pin(ids.then(play).map(Ok)),
+        Some(threads) => Box::pin(
+            ids.map(move |i| threads.spawn(play(i)))
+                .buffer_unordered(jobs),
+        ),
+    };
 
     let mut rows = Vec::new();
     let mut tally = Tally::default();
