@@ -8,6 +8,11 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::Write;
 
+/// `1 win`, `2 wins`: a count and its noun.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Print a line of results.
 pub fn line(text: &str) {
     let _ = writeln!(std::io::stdout().lock(), "{}", shown(text));

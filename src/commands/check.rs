@@ -9,6 +9,7 @@ use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel};
 use crate::error::{Error, Result};
 use crate::games::{Cause, Exit, GameInfo, Reason, Seat, derive_seed};
+use crate::out::plural;
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying, stderr_path};
 
 /// What `arena check` was asked for.
@@ -174,17 +175,17 @@ pub async fn run(args: Options) -> Result<()> {
     }
     crate::out::line("");
     let n = played.len();
-    let games = plural(n, "game", "games");
+    let games = plural(n as u64, "game", "games");
     if failed.is_empty() && unplayed > 0 {
         crate::out::line(&format!(
             "NOT CHECKED: arena could not set up {} of {} (not your bot's doing); your bot played \
              {games} without a failure. Run the check again.",
             unplayed,
-            plural(args.games as usize, "game", "games"),
+            plural(args.games.into(), "game", "games"),
         ));
         return Err(Error::Unplayed(format!(
             "{} could not be played",
-            plural(unplayed, "game", "games")
+            plural(unplayed as u64, "game", "games")
         )));
     }
     if failed.is_empty() {
@@ -205,7 +206,7 @@ pub async fn run(args: Options) -> Result<()> {
         if unplayed > 0 {
             line.push_str(&format!(
                 "; arena could not set up {} more (not your bot's doing)",
-                plural(unplayed, "game", "games")
+                plural(unplayed as u64, "game", "games")
             ));
         }
         crate::out::line(&line);
@@ -224,10 +225,6 @@ fn names(bot: &BotSpec, builtin: &str) -> [String; 2] {
     } else {
         [a, builtin.to_string()]
     }
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// "timed out in 2, crashed in 1", in the order first seen.

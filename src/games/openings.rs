@@ -13,14 +13,24 @@ use rand_chacha::ChaCha8Rng;
 use super::position::Positions;
 use super::{GameInfo, derive_seed};
 
-/// In which order a book's positions are played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// In which order a book's positions are played; spelled in specs and run.json as `as_str`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Order {
     /// As the file lists them, from the first again after the last.
     #[default]
     Sequential,
     /// Shuffled once by the match's seed, then in that order.
     Random,
+}
+
+impl Order {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Order::Sequential => "sequential",
+            Order::Random => "random",
+        }
+    }
 }
 
 /// Seed streams of a match's openings, apart from its games' (which use the game numbers).

@@ -14,6 +14,17 @@ pub struct Planned {
     pub pair: u64,
 }
 
+/// The seats of game `k` (from 0) of a pairing whose first game puts `first` in seat 0 and
+/// `second` in seat 1: the seats swap after every game, so that a pair of games gives each bot
+/// each seat once.
+pub fn seats_of_game<T>(k: u64, [first, second]: [T; 2]) -> [T; 2] {
+    if k.is_multiple_of(2) {
+        [first, second]
+    } else {
+        [second, first]
+    }
+}
+
 /// The opening pair of game `k` (from 0) of a pairing: games 0 and 1 play pair 0, seats swapped,
 /// games 2 and 3 pair 1, and so on. Every pairing of a round-robin or gauntlet meets the same
 /// openings in the same order, so that the bots' results are comparable: none drew easier

@@ -30,7 +30,7 @@ pub fn round_robin(n: usize, games_per_pairing: u32) -> Vec<Planned> {
         for pairs in &rounds {
             let round = plan_round(&plan);
             for &(a, b) in pairs {
-                let seats = if k % 2 == 0 { [a, b] } else { [b, a] };
+                let seats = super::seats_of_game(u64::from(k), [a, b]);
                 let pair = pair_of_game(k);
                 plan.push(Planned { round, seats, pair });
             }
@@ -51,7 +51,7 @@ pub fn gauntlet(seeds: &[usize], others: &[usize], games_per_pairing: u32) -> Ve
         for &s in seeds {
             let round = plan_round(&plan);
             for &o in others {
-                let seats = if k % 2 == 0 { [o, s] } else { [s, o] };
+                let seats = super::seats_of_game(u64::from(k), [o, s]);
                 let pair = pair_of_game(k);
                 plan.push(Planned { round, seats, pair });
             }

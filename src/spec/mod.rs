@@ -82,14 +82,6 @@ pub struct Openings {
     pub random_plies: u32,
 }
 
-/// `openings_order`, as the spec spells it.
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum RawOrder {
-    Sequential,
-    Random,
-}
-
 /// A checked tournament spec.
 #[derive(Clone)]
 pub struct Spec {
@@ -138,7 +130,7 @@ struct Raw {
     #[serde(default)]
     ponder: bool,
     openings: Option<Spanned<String>>,
-    openings_order: Option<Spanned<RawOrder>>,
+    openings_order: Option<Spanned<Order>>,
     random_plies: Option<Spanned<u32>>,
     #[serde(default)]
     params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
@@ -541,10 +533,7 @@ fn openings_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<Optio
         Some(o) if raw.openings.is_none() => {
             return Err(src.at(Some(o.span()), "openings_order needs openings = \"FILE\""));
         }
-        Some(o) => match o.get_ref() {
-            RawOrder::Sequential => Order::Sequential,
-            RawOrder::Random => Order::Random,
-        },
+        Some(o) => *o.get_ref(),
         None => Order::Sequential,
     };
     let listed = match &raw.openings {

@@ -37,6 +37,16 @@ pub enum Model {
     Normalized,
 }
 
+impl Model {
+    /// As `--sprt` spells it (`model=...`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Model::Logistic => "logistic",
+            Model::Normalized => "normalized",
+        }
+    }
+}
+
 /// The hypothesis the test accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {

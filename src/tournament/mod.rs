@@ -697,7 +697,7 @@ async fn run_swiss(
                     id: next_id,
                     planned: Planned {
                         round,
-                        seats: if k % 2 == 0 { [a, b] } else { [b, a] },
+                        seats: crate::schedule::seats_of_game(u64::from(k), [a, b]),
                         pair: swiss_pair(round, games, k),
                     },
                 };

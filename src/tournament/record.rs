@@ -11,7 +11,6 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::games::openings::Order;
 use crate::report::{self, GameRow};
 use crate::schedule::Planned;
 use crate::schedule::round_robin::{gauntlet, round_robin};
@@ -117,11 +116,7 @@ impl Openings {
     fn of(spec: &Spec) -> Option<Openings> {
         spec.openings.as_ref().map(|o| Openings {
             positions: o.listed.clone(),
-            order: match o.order {
-                Order::Sequential => "sequential",
-                Order::Random => "random",
-            }
-            .to_string(),
+            order: o.order.as_str().to_string(),
             random_plies: o.random_plies,
         })
     }

@@ -14,6 +14,7 @@ use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
 use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
 use crate::games::{Seat, derive_seed};
+use crate::out::plural;
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying};
 use crate::stats::{Sprt, Tally, Wdl};
 use crate::tournament::threads::{GameThreads, cores};
@@ -117,7 +118,7 @@ type Joined = std::result::Result<(usize, Result<GameRecord>), tokio::task::Join
 /// Which bot sits where in game `i` (0 is the first): the first bot takes seat 0 in game 1,
 /// then seats alternate.
 fn seats(i: usize) -> [usize; 2] {
-    if i.is_multiple_of(2) { [0, 1] } else { [1, 0] }
+    crate::schedule::seats_of_game(i as u64, [0, 1])
 }
 
 /// What every game of a duel shares, for the threads the games run on.
@@ -402,10 +403,6 @@ pub async fn run(args: Options) -> Result<()> {
         },
     )?;
     eprintln!("arena: report in {}", page.display());
-    fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
-        let n = n.into();
-        format!("{n} {}", if n == 1 { one } else { many })
-    }
     let games = &tally.games;
     say(&format!(
         "{} vs {}: {}, {}, {} for {} (score {}-{})",
@@ -439,7 +436,7 @@ pub async fn run(args: Options) -> Result<()> {
             "{} of {} could not be played ({} {}): arena could not set {} up (see above); \
              no one is to blame",
             unplayed.len(),
-            plural(args.games, "game", "games"),
+            plural(args.games.into(), "game", "games"),
             if ids.len() == 1 { "game" } else { "games" },
             ids.join(", "),
             if ids.len() == 1 { "it" } else { "them" }

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::stats::{Interval, Model, Sprt, Summary, Tally, Verdict};
+use crate::stats::{Interval, Sprt, Summary, Tally, Verdict};
 
 /// Where an SPRT stands: its LLR now, or the verdict it reached, frozen with the LLR and the
 /// game that reached it.
@@ -45,10 +45,7 @@ impl SprtState {
     /// The conclusion: which hypothesis was accepted and when, or that the games ran out.
     pub fn conclusion(&self, names: &[String; 2]) -> String {
         let t = &self.test;
-        let model = match t.model() {
-            Model::Logistic => "logistic",
-            Model::Normalized => "normalized",
-        };
+        let model = t.model().as_str();
         let head = format!(
             "SPRT ({model} Elo {} to {}, alpha {}, beta {}): ",
             t.elo0(),
@@ -83,10 +80,7 @@ impl SprtState {
             "elo1": self.test.elo1(),
             "alpha": self.test.alpha(),
             "beta": self.test.beta(),
-            "model": match self.test.model() {
-                Model::Logistic => "logistic",
-                Model::Normalized => "normalized",
-            },
+            "model": self.test.model().as_str(),
             "llr": self.llr,
             "lower": lower,
             "upper": upper,
