@@ -13,7 +13,7 @@ use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// This run's folder of bot groups, made on first use; `None` where arena may not make one.
 static RUN: OnceLock<Option<PathBuf>> = OnceLock::new();
@@ -91,8 +91,11 @@ fn start_janitor(run: &Path) {
 #[derive(Debug)]
 pub struct Cgroup {
     path: PathBuf,
-    /// `cgroup.procs`, open for the bot to write itself into between fork and exec.
+    /// `cgroup.procs`, open for the bot to write itself into between clone and exec.
     procs: File,
+    /// `cgroup.freeze`, written twice a move: opened once.
+    freeze: File,
+    frozen: AtomicBool,
 }
 
 impl Cgroup {
@@ -102,9 +105,15 @@ impl Cgroup {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let path = run.join(format!("bot-{n}"));
         std::fs::create_dir(&path).ok()?;
-        match File::options().write(true).open(path.join("cgroup.procs")) {
-            Ok(procs) => Some(Cgroup { path, procs }),
-            Err(_) => {
+        let open = |file| File::options().write(true).open(path.join(file));
+        match (open("cgroup.procs"), open("cgroup.freeze")) {
+            (Ok(procs), Ok(freeze)) => Some(Cgroup {
+                path,
+                procs,
+                freeze,
+                frozen: AtomicBool::new(false),
+            }),
+            _ => {
                 let _ = std::fs::remove_dir(&path);
                 None
             }
@@ -137,7 +146,13 @@ impl Cgroup {
 
     /// Stop (or let run again) every process of the group at once.
     pub fn set_frozen(&self, frozen: bool) -> bool {
-        self.write("cgroup.freeze", if frozen { "1" } else { "0" })
+        use std::os::unix::fs::FileExt;
+        let value: &[u8] = if frozen { b"1" } else { b"0" };
+        let done = self.freeze.write_at(value, 0).is_ok();
+        if done {
+            self.frozen.store(frozen, Ordering::Relaxed);
+        }
+        done
     }
 
     /// SIGKILL to every process of the group, by the kernel, at once.
@@ -156,7 +171,9 @@ impl Drop for Cgroup {
     /// Removed once empty (its processes were killed and have exited); a group still in use by
     /// a process arena could not kill is left for `remove_stale` after this run.
     fn drop(&mut self) {
-        self.set_frozen(false);
+        if self.frozen.load(Ordering::Relaxed) {
+            self.set_frozen(false);
+        }
         for _ in 0..100 {
             if std::fs::remove_dir(&self.path).is_ok() || self.count() > 0 {
                 break;

@@ -7,6 +7,7 @@ pub mod cgroup;
 pub mod framing;
 pub mod process;
 pub mod reaper;
+mod spawn;
 pub mod tree;
 pub mod workdir;
 

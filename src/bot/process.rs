@@ -6,7 +6,7 @@ use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -15,7 +15,6 @@ use nix::sys::stat::Mode;
 use nix::unistd::Pid;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::unix::pipe;
-use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep, sleep_until, timeout};
@@ -23,6 +22,7 @@ use tokio_util::codec::{FramedRead, LinesCodecError};
 
 use super::framing::{FrameCodec, Framing};
 
+use super::spawn::{Child, Spawn, Stdio};
 use super::{BotCommand, BotSpec, Channel, cgroup::Cgroup, reaper, tree};
 use crate::games::{Cause, Exit, Fault, FaultKind};
 
@@ -135,10 +135,12 @@ struct Process {
     child: Child,
     /// The bot's first process: its session and process group.
     pgid: Pid,
-    /// The same process as the root of its tree; `None` if it was gone before it was looked at.
+    /// The same process as the root of its tree, where there is no cgroup; `None` also if it
+    /// was gone before it was looked at.
     root: Option<tree::Root>,
     /// The bot's cgroup, where arena may make one: then it, not the tree, is what is frozen,
-    /// counted and killed.
+    /// counted and killed. (A bot that arena runs as root, unsandboxed, could move a process of
+    /// its own out of it; one whose parent dies is then given to arena and swept as an orphan.)
     cgroup: Option<Cgroup>,
     /// Levels of the tree that are the sandbox's own processes, not the bot's.
     wrappers: usize,
@@ -161,10 +163,8 @@ impl Process {
     /// with a sandbox, the pid namespace, whose first process takes every other with it), and
     /// its process group, where a process whose parent died meanwhile may still be.
     fn kill(&mut self) {
-        if let Some(cgroup) = &self.cgroup {
-            cgroup.kill();
-        }
-        if let Some(root) = self.root {
+        let killed = self.cgroup.as_ref().is_some_and(Cgroup::kill);
+        if !killed && let Some(root) = self.root {
             tree::kill_all(root);
         }
         let _ = killpg(self.pgid, Signal::SIGKILL);
@@ -387,7 +387,7 @@ impl Connection {
                 (wrapped, Some((ready_read, ready_write)))
             }
         };
-        let mut cmd = Command::new(&argv[0]);
+        let mut cmd = Spawn::new(&argv[0]);
         let tmpdir = match sandbox {
             Some(_) => PathBuf::from("/tmp"),
             None => dir.clone().expect("an unsandboxed bot has a folder"),
@@ -399,11 +399,9 @@ impl Connection {
             } else {
                 tmpdir.as_path()
             })
-            .env_clear()
             .envs(inherited_env().iter().map(|(k, v)| (k, v)))
             .env("TMPDIR", &tmpdir)
-            .envs(spec.env.iter().map(|(k, v)| (k, v)))
-            .kill_on_drop(true);
+            .envs(spec.env.iter().map(|(k, v)| (k, v)));
         // RLIMIT_NPROC counts all of a user's processes: every sandboxed bot runs as the same
         // user, and the sandbox's own processes would count. arena counts the bot's instead.
         let rlimits = super::Limits {
@@ -431,7 +429,9 @@ impl Connection {
             Channel::Stdio => {
                 let (bot_in, to_bot) = bot_pipe(End::Write).map_err(no_pipe)?;
                 let (from_bot, bot_out) = bot_pipe(End::Read).map_err(no_pipe)?;
-                cmd.stdin(bot_in).stdout(bot_out).stderr(err_write);
+                cmd.stdin(Stdio::Fd(bot_in))
+                    .stdout(Stdio::Fd(bot_out))
+                    .stderr(Stdio::Fd(err_write));
                 Wiring::Stdio(
                     pipe::Sender::from_owned_fd_unchecked(to_bot).map_err(no_pipe)?,
                     pipe::Receiver::from_owned_fd_unchecked(from_bot).map_err(no_pipe)?,
@@ -448,24 +448,24 @@ impl Connection {
                 }
                 cmd.env("COCO_PIPEIN", &pin).env("COCO_PIPEOUT", &pout);
                 if spec.console && sandbox.is_none() {
-                    cmd.stdin(Stdio::inherit()).stdout(Stdio::inherit());
+                    cmd.stdin(Stdio::Inherit).stdout(Stdio::Inherit);
                 } else {
                     // The bot's stdout is free on this channel: keep it with its stderr.
                     let err_write2 = err_write.try_clone().map_err(no_pipe)?;
-                    cmd.stdin(Stdio::null()).stdout(err_write2);
+                    cmd.stdin(Stdio::Null).stdout(Stdio::Fd(err_write2));
                 }
-                cmd.stderr(err_write);
+                cmd.stderr(Stdio::Fd(err_write));
                 Wiring::Fifos(d, pin, pout)
             }
         };
 
+        // The bot's ends of the pipes go with `cmd`, closed once the bot has them: else the
+        // capture would never end.
         let spawned = reaper::spawn_owned(|| {
             let child = cmd.spawn()?;
-            let pid = child.id();
-            Ok((child, pid))
+            let pid = child.id().as_raw() as u32;
+            Ok((child, Some(pid)))
         });
-        // The command holds the bot's ends of the pipes: drop them, or the capture never ends.
-        drop(cmd);
         let child = spawned.map_err(|e| {
             let what = format!("could not start '{}': {e}", argv[0]);
             // A program gone or not executable is the bot's; no memory or processes left is not.
@@ -476,13 +476,14 @@ impl Connection {
                 _ => StartError::Arena(what),
             }
         })?;
-        let pgid = Pid::from_raw(child.id().expect("a just-spawned child has a pid") as i32);
+        let pgid = child.id();
         let capture = Capture::start(err_read, stderr_path, limits);
 
         let mut process = Process {
             child,
             pgid,
-            root: tree::Root::of(pgid),
+            // Read from /proc: not needed beside a cgroup, and a bot is started every few ms.
+            root: cgroup.is_none().then(|| tree::Root::of(pgid)).flatten(),
             cgroup,
             wrappers: if sandbox.is_some() {
                 super::SANDBOX_WRAPPERS
@@ -704,9 +705,6 @@ fn inherited_env() -> &'static [(String, std::ffi::OsString)] {
     })
 }
 
-/// linux/capability.h
-const CAP_SYS_PTRACE: nix::libc::c_ulong = 19;
-
 /// What a bot's child process does before it becomes the bot.
 struct Setup {
     /// Its cgroup's `cgroup.procs`, to join.
@@ -718,70 +716,42 @@ struct Setup {
     keep: Option<RawFd>,
 }
 
-/// Set the bot up in the child, between fork and exec: into its cgroup (first: as the sandbox's
-/// user it could not), without the power to trace (as root, CAP_SYS_PTRACE would let the bot
-/// read arena's environment, descriptors and memory, not dumpable as it is), a session of its own (no controlling terminal, so it cannot type into
-/// arena's: TIOCSTI), the sandbox's user, death with arena (SIGKILL when arena's thread that
-/// started it goes, as when arena is killed), its resource limits.
-fn prepare_child(cmd: &mut Command, child: Setup) {
-    use nix::sys::resource::{Resource, setrlimit};
-    use nix::unistd::{Gid, Uid};
+/// How the bot is set up between clone and exec: into its cgroup (first: as the sandbox's user
+/// it could not), without the power to trace (as root, CAP_SYS_PTRACE would let the bot read
+/// arena's environment, descriptors and memory, not dumpable as it is), a session of its own (no
+/// controlling terminal, so it cannot type into arena's: TIOCSTI), the sandbox's user, death with
+/// arena (SIGKILL when arena's thread that started it goes, as when arena is killed), its
+/// resource limits.
+fn prepare_child(cmd: &mut Spawn, child: Setup) {
+    use nix::libc;
     let limits = child.limits;
     let mib = |m: u64| m.saturating_mul(1024 * 1024);
-    let wanted: Vec<(Resource, u64)> = [
-        (Resource::RLIMIT_AS, limits.memory_mb.map(mib)),
-        (Resource::RLIMIT_CPU, limits.cpu_seconds),
-        (Resource::RLIMIT_NPROC, limits.processes),
-        (Resource::RLIMIT_NOFILE, limits.open_files),
-        (Resource::RLIMIT_FSIZE, limits.output_mb.map(mib)),
+    cmd.rlimits = [
+        (libc::RLIMIT_AS, limits.memory_mb.map(mib)),
+        (libc::RLIMIT_CPU, limits.cpu_seconds),
+        (libc::RLIMIT_NPROC, limits.processes),
+        (libc::RLIMIT_NOFILE, limits.open_files),
+        (libc::RLIMIT_FSIZE, limits.output_mb.map(mib)),
     ]
     .into_iter()
-    .filter_map(|(r, v)| v.map(|v| (r, v)))
+    .filter_map(|(resource, value)| {
+        let value = value?;
+        // For CPU time the kernel sends SIGXCPU at the soft limit and SIGKILL at the hard one:
+        // a second apart, so that the signal says which limit it was.
+        let hard = if resource == libc::RLIMIT_CPU {
+            value + 1
+        } else {
+            value
+        };
+        Some((resource as _, value, hard))
+    })
     .collect();
-    let arena = nix::unistd::getpid();
-    let root = nix::unistd::geteuid().is_root();
-    // SAFETY: between fork and exec only async-signal-safe calls are allowed: these are plain
-    // system calls, and `wanted` was built before the fork.
-    unsafe {
-        cmd.pre_exec(move || {
-            if let Some(procs) = child.cgroup {
-                Cgroup::join(procs)?;
-            }
-            if root {
-                // Out of the bounding set, it is out of every program the bot executes. A
-                // container's root without CAP_SETPCAP cannot drop it, and has no CAP_SYS_PTRACE.
-                nix::libc::prctl(nix::libc::PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0);
-            }
-            nix::unistd::setsid()?;
-            if let Some((uid, gid)) = child.user {
-                nix::unistd::setgroups(&[])?;
-                nix::unistd::setgid(Gid::from_raw(gid))?;
-                nix::unistd::setuid(Uid::from_raw(uid))?;
-            }
-            // After setuid, which clears it.
-            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
-            if nix::unistd::getppid() != arena {
-                // arena died before the signal was asked for.
-                return Err(std::io::Error::other("arena has exited"));
-            }
-            for &(resource, value) in &wanted {
-                // For CPU time the kernel sends SIGXCPU at the soft limit and SIGKILL at the
-                // hard one: a second apart, so that the signal says which limit it was.
-                let hard = if resource == Resource::RLIMIT_CPU {
-                    value + 1
-                } else {
-                    value
-                };
-                setrlimit(resource, value, hard).map_err(std::io::Error::from)?;
-            }
-            if let Some(fd) = child.keep
-                && nix::libc::fcntl(fd, nix::libc::F_SETFD, 0) == -1
-            {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    cmd.cgroup = child.cgroup;
+    cmd.drop_ptrace = nix::unistd::geteuid().is_root();
+    cmd.setsid = true;
+    cmd.user = child.user;
+    cmd.die_with_arena = true;
+    cmd.keep = child.keep;
 }
 
 /// Hand a folder or FIFO that the sandbox's user must open over to it (arena runs as root).
@@ -1086,19 +1056,22 @@ impl SpectatorSink {
         let BotCommand::Program(argv) = command else {
             return Err("--spectate needs a program".into());
         };
-        let mut cmd = Command::new(&argv[0]);
+        let no_pipe = |e| format!("could not start spectator '{}': {e}", argv[0]);
+        let (read, write) = bot_pipe(End::Write).map_err(no_pipe)?;
+        let mut stdin = pipe::Sender::from_owned_fd_unchecked(write).map_err(no_pipe)?;
+        // The person's program: their environment, and their terminal to draw on.
+        let mut cmd = Spawn::new(&argv[0]);
         cmd.args(&argv[1..])
-            .stdin(Stdio::piped())
-            .process_group(0)
-            .kill_on_drop(true);
-        let mut child = reaper::spawn_owned(|| {
+            .envs(std::env::vars_os())
+            .stdin(Stdio::Fd(read));
+        cmd.own_group = true;
+        let child = reaper::spawn_owned(|| {
             let child = cmd.spawn()?;
-            let pid = child.id();
-            Ok((child, pid))
+            let pid = child.id().as_raw() as u32;
+            Ok((child, Some(pid)))
         })
-        .map_err(|e| format!("could not start spectator '{}': {e}", argv[0]))?;
-        let pgid = Pid::from_raw(child.id().unwrap_or(0) as i32);
-        let mut stdin = child.stdin.take().expect("piped stdin");
+        .map_err(no_pipe)?;
+        let pgid = child.id();
         let (tx, mut rx) = mpsc::unbounded_channel::<String>();
         let task = tokio::spawn(async move {
             while let Some(mut line) = rx.recv().await {

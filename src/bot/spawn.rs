@@ -1,0 +1,623 @@
+//! Starting a bot's process without copying arena.
+//!
+//! `fork` copies the page tables of a process with many threads and a large heap, and every page
+//! either side writes afterwards is copied again; then `exec` throws the copy away. In a
+//! tournament of short games that was about 40% of arena's time (bench/README.md). Here the child
+//! shares arena's memory (`CLONE_VM`) and arena's thread waits (`CLONE_VFORK`) until the child has
+//! exec'd or failed, as `posix_spawn` does; unlike `posix_spawn`, the child can first do the
+//! set-up a bot needs (its cgroup, session, user, limits, parent-death signal).
+//!
+//! The child runs on a stack of its own and shares everything else with arena, so between clone
+//! and exec it makes plain system calls only: no allocation, no lock, nothing of glibc's that
+//! thinks it is a thread of arena's (`setuid` and friends there signal every thread of the
+//! process, so they are made as raw system calls). Whatever it needs was prepared before the
+//! clone; a failure is left in shared memory for arena to read once it resumes.
+
+use std::collections::BTreeMap;
+use std::ffi::{CString, OsStr, OsString};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::ExitStatus;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::time::Duration;
+
+use nix::libc::{self, c_char, c_int, c_void};
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use tokio::io::unix::AsyncFd;
+
+/// linux/capability.h
+const CAP_SYS_PTRACE: libc::c_ulong = 19;
+
+/// The child's stack: what it runs is a few system calls deep.
+const STACK: usize = 64 * 1024;
+
+/// How often a child is looked at where the kernel gives no descriptor to wait on (before 5.2),
+/// or said it had exited before it could be collected.
+const POLL: Duration = Duration::from_millis(5);
+
+/// Where one of the child's standard streams comes from.
+pub enum Stdio {
+    /// arena's own.
+    Inherit,
+    Null,
+    Fd(OwnedFd),
+}
+
+/// A program to start and the set-up its process gets before it runs.
+pub struct Spawn {
+    program: OsString,
+    args: Vec<OsString>,
+    env: BTreeMap<OsString, OsString>,
+    cwd: Option<OsString>,
+    stdio: [Stdio; 3],
+    /// A cgroup's `cgroup.procs`, to join first (as the sandbox's user it could not).
+    pub cgroup: Option<RawFd>,
+    /// Out of the bounding set: as root, CAP_SYS_PTRACE would let the bot read arena's memory.
+    pub drop_ptrace: bool,
+    /// A new session, so no controlling terminal: the bot cannot type into arena's (TIOCSTI).
+    pub setsid: bool,
+    /// A process group of its own (without a session of its own): out of the reach of Ctrl-C,
+    /// which is for arena.
+    pub own_group: bool,
+    /// The unprivileged user and group to become.
+    pub user: Option<(u32, u32)>,
+    /// SIGKILL when arena's thread that started it goes, as when arena is killed.
+    pub die_with_arena: bool,
+    /// Resource limits, (resource, soft, hard).
+    pub rlimits: Vec<(c_int, u64, u64)>,
+    /// A descriptor left open across exec (the sandbox's ready pipe).
+    pub keep: Option<RawFd>,
+}
+
+impl Spawn {
+    pub fn new(program: impl AsRef<OsStr>) -> Spawn {
+        Spawn {
+            program: program.as_ref().to_owned(),
+            args: Vec::new(),
+            env: BTreeMap::new(),
+            cwd: None,
+            stdio: [Stdio::Inherit, Stdio::Inherit, Stdio::Inherit],
+            cgroup: None,
+            drop_ptrace: false,
+            setsid: false,
+            own_group: false,
+            user: None,
+            die_with_arena: false,
+            rlimits: Vec::new(),
+            keep: None,
+        }
+    }
+
+    pub fn args<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(&mut self, args: I) -> &mut Spawn {
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+
+    /// Set a variable of the child's environment, which starts empty; a later value wins.
+    pub fn env(&mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> &mut Spawn {
+        self.env
+            .insert(key.as_ref().to_owned(), value.as_ref().to_owned());
+        self
+    }
+
+    pub fn envs<I, K, V>(&mut self, vars: I) -> &mut Spawn
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: AsRef<OsStr>,
+        V: AsRef<OsStr>,
+    {
+        for (k, v) in vars {
+            self.env(k, v);
+        }
+        self
+    }
+
+    pub fn current_dir(&mut self, dir: impl AsRef<Path>) -> &mut Spawn {
+        self.cwd = Some(dir.as_ref().as_os_str().to_owned());
+        self
+    }
+
+    pub fn stdin(&mut self, s: Stdio) -> &mut Spawn {
+        self.stdio[0] = s;
+        self
+    }
+
+    pub fn stdout(&mut self, s: Stdio) -> &mut Spawn {
+        self.stdio[1] = s;
+        self
+    }
+
+    pub fn stderr(&mut self, s: Stdio) -> &mut Spawn {
+        self.stdio[2] = s;
+        self
+    }
+
+    /// Start the process. The descriptors given for its streams are closed in arena once it
+    /// has them (or has failed).
+    pub fn spawn(mut self) -> std::io::Result<Child> {
+        let path = program_path(&self.program, self.env.get(OsStr::new("PATH")))?;
+        let path = cstring(path.as_bytes())?;
+        let mut argv_owned = vec![cstring(self.program.as_bytes())?];
+        for a in &self.args {
+            argv_owned.push(cstring(a.as_bytes())?);
+        }
+        let mut envp_owned = Vec::with_capacity(self.env.len());
+        for (k, v) in &self.env {
+            let mut kv = k.as_bytes().to_vec();
+            kv.push(b'=');
+            kv.extend_from_slice(v.as_bytes());
+            envp_owned.push(cstring(&kv)?);
+        }
+        let argv = null_terminated(&argv_owned);
+        let envp = null_terminated(&envp_owned);
+        let cwd = self
+            .cwd
+            .as_ref()
+            .map(|c| cstring(c.as_bytes()))
+            .transpose()?;
+
+        let null = match self.stdio.iter().any(|s| matches!(s, Stdio::Null)) {
+            true => Some(
+                std::fs::File::options()
+                    .read(true)
+                    .write(true)
+                    .open("/dev/null")?,
+            ),
+            false => None,
+        };
+        // Descriptors below 3 would be overwritten by the first dup2 onto a standard stream
+        // before another is dup'd from them (arena started with a stream closed).
+        for s in &mut self.stdio {
+            if let Stdio::Fd(fd) = s
+                && fd.as_raw_fd() < 3
+            {
+                *fd = fd.try_clone()?;
+            }
+        }
+        let stdio = [0, 1, 2].map(|i| match &self.stdio[i] {
+            Stdio::Inherit => -1,
+            Stdio::Null => null.as_ref().map_or(-1, |f| f.as_raw_fd()),
+            Stdio::Fd(fd) => fd.as_raw_fd(),
+        });
+
+        let plan = Plan {
+            path: path.as_ptr(),
+            argv: argv.as_ptr(),
+            envp: envp.as_ptr(),
+            cwd: cwd.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()),
+            stdio,
+            cgroup: self.cgroup.unwrap_or(-1),
+            drop_ptrace: self.drop_ptrace,
+            setsid: self.setsid,
+            own_group: self.own_group,
+            user: self.user,
+            arena: std::process::id() as libc::pid_t,
+            die_with_arena: self.die_with_arena,
+            rlimits: &self.rlimits,
+            keep: self.keep.unwrap_or(-1),
+            error: AtomicI32::new(0),
+        };
+        let (pid, pidfd) = clone_child(&plan)?;
+        let errno = plan.error.load(Ordering::Acquire);
+        if errno != 0 {
+            // It has exited: collect it, so that no zombie is left.
+            // SAFETY: waits for our own child, which is gone.
+            unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+            return Err(std::io::Error::from_raw_os_error(errno));
+        }
+        let pidfd = match pidfd {
+            // SAFETY: the descriptor is owned by the AsyncFd from here on, and never replaced.
+            Some(fd) => Some(unsafe { AsyncFd::register(fd)? }),
+            None => None,
+        };
+        Ok(Child {
+            pid: Pid::from_raw(pid),
+            pidfd,
+            status: None,
+        })
+    }
+}
+
+/// The program as exec takes it: a name without a slash is looked for in the child's `PATH`.
+fn program_path(program: &OsStr, path: Option<&OsString>) -> std::io::Result<OsString> {
+    if program.as_bytes().contains(&b'/') {
+        return Ok(program.to_owned());
+    }
+    let path = path.cloned().or_else(|| std::env::var_os("PATH"));
+    std::env::split_paths(&path.unwrap_or_default())
+        .map(|dir| dir.join(program))
+        .find(|p| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+        .map(|p| p.into_os_string())
+        .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+}
+
+fn cstring(bytes: &[u8]) -> std::io::Result<CString> {
+    CString::new(bytes).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "a program, argument or variable holds a NUL byte",
+        )
+    })
+}
+
+fn null_terminated(strings: &[CString]) -> Vec<*const c_char> {
+    strings
+        .iter()
+        .map(|s| s.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect()
+}
+
+/// Everything the child needs, made before the clone: it reads this and allocates nothing.
+struct Plan<'a> {
+    path: *const c_char,
+    argv: *const *const c_char,
+    envp: *const *const c_char,
+    cwd: *const c_char,
+    /// What to dup onto 0, 1, 2; -1 leaves arena's.
+    stdio: [RawFd; 3],
+    cgroup: RawFd,
+    drop_ptrace: bool,
+    setsid: bool,
+    own_group: bool,
+    user: Option<(u32, u32)>,
+    arena: libc::pid_t,
+    die_with_arena: bool,
+    rlimits: &'a [(c_int, u64, u64)],
+    keep: RawFd,
+    /// The errno of the step that failed, written by the child before it exits.
+    error: AtomicI32,
+}
+
+/// Whether the kernel gives pidfds with clone (5.2); learnt on the first spawn.
+static NO_PIDFD: AtomicBool = AtomicBool::new(false);
+
+/// Clone the child onto its own stack, all signals blocked across the clone (a handler of
+/// arena's must not run in the child, on arena's memory). Returns once it has exec'd or failed.
+fn clone_child(plan: &Plan) -> std::io::Result<(libc::pid_t, Option<OwnedFd>)> {
+    let mut stack = vec![0u8; STACK];
+    // The stack grows down from its end, which must be 16-byte aligned.
+    let top = (stack.as_mut_ptr() as usize + STACK) & !15;
+    let mut all: libc::sigset_t = unsafe { std::mem::zeroed() };
+    let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
+    // SAFETY: plain calls on sets we own.
+    unsafe {
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+    }
+    let mut result;
+    let mut pidfd: c_int = -1;
+    loop {
+        let with_pidfd = !NO_PIDFD.load(Ordering::Relaxed);
+        let flags = libc::CLONE_VM
+            | libc::CLONE_VFORK
+            | libc::SIGCHLD
+            | if with_pidfd { libc::CLONE_PIDFD } else { 0 };
+        // SAFETY: the child runs `child_main` on `stack`, which outlives it (this thread waits
+        // until the child has exec'd or exited), and reads `plan`, borrowed for as long.
+        result = unsafe {
+            libc::clone(
+                child_main,
+                top as *mut c_void,
+                flags,
+                plan as *const Plan as *mut c_void,
+                &mut pidfd as *mut c_int,
+            )
+        };
+        if result == -1
+            && with_pidfd
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL)
+        {
+            NO_PIDFD.store(true, Ordering::Relaxed);
+            continue;
+        }
+        break;
+    }
+    let error = std::io::Error::last_os_error();
+    // SAFETY: restores this thread's mask.
+    unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut()) };
+    drop(stack);
+    if result == -1 {
+        return Err(error);
+    }
+    // SAFETY: with CLONE_PIDFD the kernel wrote a new descriptor, ours alone.
+    let pidfd = (pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd) });
+    Ok((result, pidfd))
+}
+
+/// The child, from clone to exec. Never returns.
+extern "C" fn child_main(arg: *mut c_void) -> c_int {
+    // SAFETY: `arg` is the plan `clone_child` passed, alive until this process execs or exits.
+    let plan = unsafe { &*(arg as *const Plan) };
+    // SAFETY: system calls only, on what the plan holds; see the module's comment.
+    let errno = unsafe { become_bot(plan) };
+    plan.error.store(errno, Ordering::Release);
+    // SAFETY: ends the child alone (it is a process of its own); arena then reads the error.
+    unsafe { libc::_exit(127) }
+}
+
+fn errno() -> c_int {
+    std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO)
+}
+
+/// Set the child up and exec; returns the errno of the step that failed.
+///
+/// SAFETY: to be called only in the child of `clone_child`.
+unsafe fn become_bot(plan: &Plan) -> c_int {
+    unsafe {
+        if plan.cgroup >= 0 && libc::write(plan.cgroup, b"0".as_ptr().cast(), 1) != 1 {
+            return errno();
+        }
+        if plan.drop_ptrace {
+            // A container's root without CAP_SETPCAP cannot drop it, and has no CAP_SYS_PTRACE.
+            libc::prctl(libc::PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0);
+        }
+        if plan.setsid && libc::setsid() == -1 {
+            return errno();
+        }
+        if plan.own_group && libc::setpgid(0, 0) == -1 {
+            return errno();
+        }
+        if let Some((uid, gid)) = plan.user {
+            let no_groups: *const libc::gid_t = std::ptr::null();
+            if libc::syscall(libc::SYS_setgroups, 0, no_groups) == -1
+                || libc::syscall(libc::SYS_setgid, gid) == -1
+                || libc::syscall(libc::SYS_setuid, uid) == -1
+            {
+                return errno();
+            }
+        }
+        if plan.die_with_arena {
+            // After setuid, which clears it.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) == -1 {
+                return errno();
+            }
+            if libc::getppid() != plan.arena {
+                // arena died before the signal was asked for.
+                return libc::ESRCH;
+            }
+        }
+        for &(resource, soft, hard) in plan.rlimits {
+            let limit = libc::rlimit {
+                rlim_cur: soft,
+                rlim_max: hard,
+            };
+            if libc::setrlimit(resource as _, &limit) == -1 {
+                return errno();
+            }
+        }
+        if plan.keep >= 0 && libc::fcntl(plan.keep, libc::F_SETFD, 0) == -1 {
+            return errno();
+        }
+        for (target, &fd) in plan.stdio.iter().enumerate() {
+            // dup2 clears close-on-exec on the copy.
+            if fd >= 0 && libc::dup2(fd, target as c_int) == -1 {
+                return errno();
+            }
+        }
+        if !plan.cwd.is_null() && libc::chdir(plan.cwd) == -1 {
+            return errno();
+        }
+        // The program starts with every signal at its default (those arena ignores stay ignored,
+        // as exec keeps them, but for SIGPIPE, which Rust ignores for itself) and none blocked.
+        let mut action: libc::sigaction = std::mem::zeroed();
+        for sig in 1..libc::SIGRTMAX() {
+            if libc::sigaction(sig, std::ptr::null(), &mut action) != 0 {
+                continue;
+            }
+            let handled =
+                action.sa_sigaction != libc::SIG_DFL && action.sa_sigaction != libc::SIG_IGN;
+            if handled || sig == libc::SIGPIPE {
+                let mut default: libc::sigaction = std::mem::zeroed();
+                default.sa_sigaction = libc::SIG_DFL;
+                libc::sigaction(sig, &default, std::ptr::null_mut());
+            }
+        }
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        libc::execve(plan.path, plan.argv, plan.envp);
+        errno()
+    }
+}
+
+/// A started process, waited for through its pidfd (or by polling, on kernels without one).
+/// Dropped before it was reaped, it is killed and reaped.
+pub struct Child {
+    pid: Pid,
+    pidfd: Option<AsyncFd<OwnedFd>>,
+    status: Option<ExitStatus>,
+}
+
+impl Child {
+    pub fn id(&self) -> Pid {
+        self.pid
+    }
+
+    /// Its status if it has exited, reaping it.
+    pub fn try_wait(&mut self) -> std::io::Result<Option<ExitStatus>> {
+        if let Some(status) = self.status {
+            return Ok(Some(status));
+        }
+        let mut raw: c_int = 0;
+        // SAFETY: our own child, not yet reaped (so the pid is still its).
+        match unsafe { libc::waitpid(self.pid.as_raw(), &mut raw, libc::WNOHANG) } {
+            0 => Ok(None),
+            -1 => Err(std::io::Error::last_os_error()),
+            _ => {
+                let status = ExitStatus::from_raw(raw);
+                self.status = Some(status);
+                Ok(Some(status))
+            }
+        }
+    }
+
+    /// Wait for it to exit. Cancel-safe.
+    pub async fn wait(&mut self) -> std::io::Result<ExitStatus> {
+        if let Some(status) = self.status {
+            return Ok(status);
+        }
+        if let Some(fd) = &self.pidfd {
+            // Readable once it has exited. Asked first, so that a wait begun for every line a
+            // bot sends costs no system call while the bot lives.
+            drop(fd.readable().await?);
+        }
+        loop {
+            if let Some(status) = self.try_wait()? {
+                return Ok(status);
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        if self.status.is_some() || matches!(self.try_wait(), Ok(Some(_)) | Err(_)) {
+            return;
+        }
+        let _ = kill(self.pid, Signal::SIGKILL);
+        if !matches!(self.try_wait(), Ok(Some(_))) {
+            // Dying, not yet dead: collected off this thread, which may be a game's.
+            let pid = self.pid;
+            let reap = move || {
+                // SAFETY: waits for our own child, which no one else reaps.
+                unsafe { libc::waitpid(pid.as_raw(), std::ptr::null_mut(), 0) };
+            };
+            if std::thread::Builder::new()
+                .name("arena-reap".into())
+                .spawn(reap)
+                .is_err()
+            {
+                // SAFETY: as above, here and now.
+                unsafe { libc::waitpid(pid.as_raw(), std::ptr::null_mut(), 0) };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    /// Runs `argv` with its stdout on a pipe; returns what it printed and how it ended.
+    async fn output(mut spawn: Spawn) -> (String, ExitStatus) {
+        let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).unwrap();
+        spawn.stdout(Stdio::Fd(write));
+        let mut child = spawn.spawn().unwrap();
+        let mut text = String::new();
+        std::fs::File::from(read).read_to_string(&mut text).unwrap();
+        (text, child.wait().await.unwrap())
+    }
+
+    #[tokio::test]
+    async fn the_child_gets_its_arguments_environment_and_folder_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut spawn = Spawn::new("sh");
+        spawn
+            .args(["-c", "echo \"$1\"; env | sort; pwd", "sh", "one arg"])
+            .env("PATH", "/usr/bin:/bin")
+            .env("A", "1")
+            .env("A", "2")
+            .current_dir(dir.path());
+        let (text, status) = output(spawn).await;
+        assert!(status.success());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "one arg");
+        // The shell adds PWD (and some add SHLVL): the rest is what was given.
+        let env: Vec<&str> = lines[1..lines.len() - 1]
+            .iter()
+            .copied()
+            .filter(|l| !l.starts_with("PWD=") && !l.starts_with("SHLVL=") && !l.starts_with("_="))
+            .collect();
+        assert_eq!(env, ["A=2", "PATH=/usr/bin:/bin"]);
+        let pwd = std::fs::canonicalize(dir.path()).unwrap();
+        assert_eq!(lines[lines.len() - 1], pwd.to_str().unwrap());
+    }
+
+    /// Nothing of arena's signal handling reaches the program: none blocked, SIGPIPE not
+    /// ignored (Rust ignores it for itself), whatever arena's thread had blocked.
+    #[tokio::test]
+    async fn the_program_starts_with_no_signal_blocked_or_ignored_by_arena() {
+        let mut spawn = Spawn::new("/bin/cat");
+        spawn.args(["/proc/self/status"]);
+        // SAFETY: plain calls on sets owned here; the test's thread is the one that spawns.
+        let mut usr1: libc::sigset_t = unsafe { std::mem::zeroed() };
+        unsafe {
+            libc::sigemptyset(&mut usr1);
+            libc::sigaddset(&mut usr1, libc::SIGUSR1);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &usr1, std::ptr::null_mut());
+        }
+        let (text, status) = output(spawn).await;
+        unsafe { libc::pthread_sigmask(libc::SIG_UNBLOCK, &usr1, std::ptr::null_mut()) };
+        assert!(status.success());
+        let field = |name: &str| {
+            let line = text.lines().find(|l| l.starts_with(name)).unwrap();
+            u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap()
+        };
+        assert_eq!(field("SigBlk:"), 0, "{text}");
+        let sigpipe = 1u64 << (libc::SIGPIPE - 1);
+        assert_eq!(field("SigIgn:") & sigpipe, 0, "{text}");
+    }
+
+    #[tokio::test]
+    async fn a_program_that_cannot_be_run_is_an_error_of_the_right_kind() {
+        let missing = Spawn::new("/nonexistent/program").spawn();
+        assert_eq!(missing.err().unwrap().kind(), std::io::ErrorKind::NotFound);
+        let not_found_in_path = Spawn::new("no-such-program-anywhere").spawn();
+        assert_eq!(
+            not_found_in_path.err().unwrap().kind(),
+            std::io::ErrorKind::NotFound
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("not-executable");
+        std::fs::write(&file, "#!/bin/sh\n").unwrap();
+        let denied = Spawn::new(&file).spawn();
+        assert_eq!(
+            denied.err().unwrap().kind(),
+            std::io::ErrorKind::PermissionDenied
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_set_up_is_reported_with_its_error() {
+        let mut spawn = Spawn::new("/bin/true");
+        spawn.current_dir("/nonexistent/folder");
+        let e = spawn.spawn().err().unwrap();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOENT));
+    }
+
+    #[tokio::test]
+    async fn wait_gives_the_exit_and_a_dropped_child_is_killed() {
+        let mut spawn = Spawn::new("sh");
+        spawn.args(["-c", "exit 3"]);
+        let status = spawn.spawn().unwrap().wait().await.unwrap();
+        assert_eq!(status.code(), Some(3));
+
+        let mut spawn = Spawn::new("sleep");
+        spawn.args(["30"]);
+        let child = spawn.spawn().unwrap();
+        let pid = child.id();
+        drop(child);
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while std::path::Path::new(&format!("/proc/{pid}")).exists()
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            "killed and reaped"
+        );
+    }
+}
