@@ -1,23 +1,26 @@
-//! Relay benchmark: how much does `arena duel` cost per round compared with
-//! the least work any referee must do?
+//! Relay benchmark: what does `arena duel` cost per round, against the least work any referee
+//! must do?
 //!
-//! Plays 10,000 roshambo rounds between two copies of the compiled example
-//! bot `bots/roshambo/random.c`, two ways, alternating, and reports the
-//! median wall time of each:
+//! One roshambo game of 9,999 rounds (the most a game allows) between two copies of the compiled
+//! example bot `bots/roshambo/random.c`, played two ways, alternating:
 //!
-//!   (a) baseline: `examples/relay_baseline.rs`, a tiny std-only program that
-//!       spawns the two bots and relays the moves itself (10,000 rounds);
-//!   (b) arena:    `arena duel rps rps --game roshambo --games 2
-//!                  -a rounds=5000 ...` (2 x 5,000 = 10,000 rounds; the
-//!                  game's rounds bound is 1..9999).
+//!   (a) the floor: `bench/relay_floor.c`, compiled here with `cc -O2`: spawns the two bots, writes
+//!       each its header as arena does (one write of the three lines), then each round reads one
+//!       line from each seat and writes each the other's, with blocking reads and writes;
+//!   (b) arena: `arena duel rps rps --game roshambo -a rounds=9999 --timeout 10 --seed 1`, which
+//!       checks every move, enforces the deadlines, captures stderr and writes the game's log.
 //!
-//! Prints microseconds per round for both and the ratio arena/baseline.
-//! Goal: ratio <= 1.5. A miss is reported, not failed (benchmarks report,
-//! tests assert). The benchmark does fail if either command exits non-zero
-//! or cannot be built.
+//! Both start the bots with the environment arena gives them (`common::bots_env`). Each whole
+//! process is timed, start-up included. After one unmeasured warm-up of each, they run in turn
+//! `ARENA_BENCH_REPS` times each (default 7), and the **fastest** run of each is compared: noise
+//! on a shared machine only ever slows a run down. Prints microseconds per round for both, the
+//! ratio arena/floor, the goal (1.5x; stretch goal 1.2x) and the load average before and after.
+//! A miss is reported, not failed (benchmarks report, tests assert). The benchmark does fail if
+//! either command exits non-zero or cannot be built.
 //!
-//! Run: `cargo bench --bench relay` (repetitions: env ARENA_BENCH_REPS,
-//! default 5). Without `--bench` on the command line (e.g. under
+//! System calls per round, for both: `bench/syscalls.sh`.
+//!
+//! Run: `cargo bench --bench relay`. Without `--bench` on the command line (e.g. under
 //! `cargo test --benches`) it does nothing.
 
 mod common;
@@ -26,17 +29,17 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use common::{build_example, compile_bot, fail, median, run};
+use common::{compile_bot, fail, fastest, run, slowest};
 
-const ROUNDS: u64 = 10_000;
-const GAMES: u64 = 2;
+const ROUNDS: u64 = 9_999;
 const GOAL: f64 = 1.5;
+const STRETCH: f64 = 1.2;
 
 fn main() {
     if !common::should_run("relay") {
         return;
     }
-    let reps = common::reps();
+    let reps = common::fastest_reps();
 
     let arena = PathBuf::from(env!("CARGO_BIN_EXE_arena"));
     let tmp = tempfile::Builder::new()
@@ -46,12 +49,15 @@ fn main() {
     let tmp = tmp.path();
 
     let bot = compile_bot("roshambo/random.c", tmp, "rps");
-    let baseline = build_example("relay_baseline");
+    let floor = common::build_floor(tmp);
     let out_dir = tmp.join("out");
 
-    let baseline_cmd = || {
-        let mut c = Command::new(&baseline);
-        common::bots_env(&mut c).arg(&bot).arg(ROUNDS.to_string());
+    // arena names two bots of the same command after it, numbered: rps-1 and rps-2.
+    let floor_cmd = || {
+        let mut c = Command::new(&floor);
+        common::bots_env(&mut c)
+            .arg(&bot)
+            .args([&ROUNDS.to_string(), "1", "1", "rps-1", "rps-2"]);
         c
     };
     let arena_cmd = || {
@@ -63,8 +69,7 @@ fn main() {
             .arg(&bot)
             .arg(&bot)
             .args(["--game", "roshambo"])
-            .args(["--games", &GAMES.to_string()])
-            .args(["-a", &format!("rounds={}", ROUNDS / GAMES)])
+            .args(["-a", &format!("rounds={ROUNDS}")])
             .args(["--timeout", "10"])
             .args(["--seed", "1"])
             .arg("--out")
@@ -72,14 +77,18 @@ fn main() {
         c
     };
 
-    println!("relay bench: roshambo, {ROUNDS} rounds, {reps} rep(s) + 1 warm-up, alternating");
+    println!(
+        "relay bench: one roshambo game of {ROUNDS} rounds, {reps} run(s) of each + 1 warm-up, \
+         alternating, fastest compared"
+    );
     println!("  bot:      {}", bot.display());
-    println!("  baseline: {}", baseline.display());
+    println!("  floor:    {}", floor.display());
     println!("  arena:    {}", arena.display());
+    let load_before = common::load();
 
-    // Warm-up (unmeasured): page cache, first-exec costs, and a check that
-    // both commands work before we spend time measuring them.
-    run("baseline", baseline_cmd());
+    // Warm-up (unmeasured): page cache, first-exec costs, and a check that both commands work
+    // before we spend time measuring them.
+    run("floor", floor_cmd());
     let warm = run("arena duel", arena_cmd());
     let shown: Vec<&str> = std::str::from_utf8(&warm.1.stdout)
         .unwrap_or("<non-UTF-8 output>")
@@ -92,36 +101,43 @@ fn main() {
         }
     }
 
-    let mut tb = Vec::with_capacity(reps);
+    let mut tf = Vec::with_capacity(reps);
     let mut ta = Vec::with_capacity(reps);
     for _ in 0..reps {
-        tb.push(run("baseline", baseline_cmd()).0);
+        tf.push(run("floor", floor_cmd()).0);
         ta.push(run("arena duel", arena_cmd()).0);
     }
 
-    let (bmed, amed) = (median(&mut tb), median(&mut ta));
+    let (f, a) = (fastest(&tf), fastest(&ta));
     let per_round = |d: Duration| d.as_secs_f64() * 1e6 / ROUNDS as f64;
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let ratio = amed.as_secs_f64() / bmed.as_secs_f64();
+    let ratio = a.as_secs_f64() / f.as_secs_f64();
 
     println!();
     println!(
-        "  {:<16} {:>10} {:>10} {:>10} {:>10}",
-        "", "us/round", "median ms", "min ms", "max ms"
+        "  {:<12} {:>10} {:>12} {:>12}",
+        "", "us/round", "fastest ms", "slowest ms"
     );
-    for (name, med, v) in [("baseline relay", bmed, &tb), ("arena duel", amed, &ta)] {
+    for (name, v) in [("C floor", &tf), ("arena duel", &ta)] {
         println!(
-            "  {:<16} {:>10.2} {:>10.1} {:>10.1} {:>10.1}",
+            "  {:<12} {:>10.2} {:>12.1} {:>12.1}",
             name,
-            per_round(med),
-            ms(med),
-            ms(v[0]),
-            ms(v[v.len() - 1]),
+            per_round(fastest(v)),
+            common::ms(fastest(v)),
+            common::ms(slowest(v)),
         );
     }
     println!();
     println!(
-        "  ratio arena/baseline: {ratio:.2}x   goal: <= {GOAL}x   {}",
-        if ratio <= GOAL { "PASS" } else { "MISS" }
+        "  ratio arena/floor (fastest runs): {ratio:.2}x   goal: <= {GOAL}x {}   stretch: <= {STRETCH}x {}",
+        verdict(ratio <= GOAL),
+        verdict(ratio <= STRETCH),
     );
+    println!(
+        "  load average (1, 5, 15 min): {load_before} before, {} after",
+        common::load()
+    );
+}
+
+fn verdict(met: bool) -> &'static str {
+    if met { "PASS" } else { "MISS" }
 }

@@ -2,20 +2,22 @@
 //! and relaying them directly?
 //!
 //! 1,000 one-round roshambo games between two copies of the compiled example bot
-//! `bots/roshambo/random.c`, as many at a time as there are cores, two ways, alternating:
+//! `bots/roshambo/random.c`, as many at a time as there are cores, three ways, alternating:
 //!
-//!   (a) baseline: `examples/relay_baseline.rs BOT 1 1000 CORES`: threads that each spawn two
-//!       bots, relay one round, close, reap, and go again. No logs, no records, no checks.
+//!   (a) the C floor: `bench/relay_floor.c BOT 1 1000 CORES a b`, compiled here with `cc -O2`:
+//!       threads that each spawn two bots (posix_spawn), write their headers, relay one round,
+//!       close, reap, and go again. No logs, no records, no checks.
 //!   (b) arena: `arena run` of a two-bot round-robin with 1,000 games per pairing and
 //!       `--jobs CORES`: every game checked, logged and synced to disk, games.csv synced, the
 //!       standings and the report written at the end;
 //!   (c) `arena duel --games 1000 --jobs CORES` of the same games (issue 21's parallel duels).
 //!
-//! Both run with the environment arena gives its bots (`common::bots_env`), so the bots start
-//! the same way under both, after the disk has settled from the earlier benches' cleanup
+//! All run with the environment arena gives its bots (`common::bots_env`), so the bots start
+//! the same way under each, after the disk has settled from the earlier benches' cleanup
 //! (`common::settle_disk`). Each arena run writes into a fresh folder. Prints games per second for
-//! each, from the fastest of `ARENA_BENCH_REPS` alternating runs (default 5; the medians too),
-//! and the ratios to the baseline. Goal: at least 0.8.
+//! each, from the fastest of `ARENA_BENCH_REPS` alternating runs (default 7; noise on a shared
+//! machine only ever slows a run down), the slowest run, the ratios to the floor, and the load
+//! average before and after. Goal: at least 0.8.
 //!
 //! Run: `cargo bench --bench throughput`. Without `--bench` on the command line it does nothing.
 
@@ -24,7 +26,7 @@ mod common;
 use std::process::Command;
 use std::time::Duration;
 
-use common::{build_example, compile_bot, median, run};
+use common::{compile_bot, fastest, run, slowest};
 
 const GAMES: u32 = 1000;
 const GOAL: f64 = 0.8;
@@ -33,7 +35,7 @@ fn main() {
     if !common::should_run("throughput") {
         return;
     }
-    let reps = common::reps();
+    let reps = common::fastest_reps();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let tmp = tempfile::Builder::new()
         .prefix("arena-throughput-bench-")
@@ -41,7 +43,7 @@ fn main() {
         .unwrap_or_else(|e| common::fail(&format!("cannot create a temp dir: {e}")));
     let tmp = tmp.path();
     let bot = compile_bot("roshambo/random.c", tmp, "rps");
-    let baseline = build_example("relay_baseline");
+    let floor = common::build_floor(tmp);
     let arena = env!("CARGO_BIN_EXE_arena");
     let spec = tmp.join("spec.toml");
     std::fs::write(
@@ -55,11 +57,17 @@ fn main() {
     )
     .unwrap();
 
-    let baseline_cmd = || {
-        let mut c = Command::new(&baseline);
-        common::bots_env(&mut c)
-            .arg(&bot)
-            .args(["1", &GAMES.to_string(), &cores.to_string()]);
+    // The bots' names as `arena run` gives them from the spec (`arena duel` names them rps-1 and
+    // rps-2: one byte more per header line).
+    let floor_cmd = || {
+        let mut c = Command::new(&floor);
+        common::bots_env(&mut c).arg(&bot).args([
+            "1",
+            &GAMES.to_string(),
+            &cores.to_string(),
+            "a",
+            "b",
+        ]);
         c
     };
     let mut runs = 0;
@@ -98,44 +106,44 @@ fn main() {
     };
 
     println!(
-        "throughput bench: {GAMES} one-round roshambo games, {cores} at a time, {reps} rep(s) + 1 warm-up"
+        "throughput bench: {GAMES} one-round roshambo games, {cores} at a time, {reps} run(s) of \
+         each + 1 warm-up, alternating, fastest compared"
     );
     common::settle_disk(tmp);
-    run("baseline", baseline_cmd());
+    let load_before = common::load();
+    run("floor", floor_cmd());
     run("arena run", arena_cmd());
     run("arena duel", duel_cmd());
-    let (mut tb, mut ta, mut td) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut tf, mut ta, mut td) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..reps {
-        tb.push(run("baseline", baseline_cmd()).0);
+        tf.push(run("floor", floor_cmd()).0);
         ta.push(run("arena run", arena_cmd()).0);
         td.push(run("arena duel", duel_cmd()).0);
     }
-    // Noise on a shared machine only ever slows a run: the fastest of each is the closest to
-    // what it costs.
-    let fastest = |v: &[Duration]| *v.iter().min().expect("at least one run");
-    let (b, a, d) = (fastest(&tb), fastest(&ta), fastest(&td));
     let rate = |d: Duration| GAMES as f64 / d.as_secs_f64();
     println!(
-        "\n  {:<16} {:>10} {:>10} {:>10}",
-        "", "games/s", "fastest ms", "median ms"
+        "\n  {:<22} {:>10} {:>12} {:>12}",
+        "", "games/s", "fastest ms", "slowest ms"
     );
-    for (name, fast, all) in [
-        ("baseline relay", b, &mut tb),
-        ("arena run", a, &mut ta),
-        ("arena duel", d, &mut td),
-    ] {
+    let duel = format!("arena duel --jobs {cores}");
+    for (name, runs) in [("C floor", &tf), ("arena run", &ta), (duel.as_str(), &td)] {
         println!(
-            "  {name:<16} {:>10.0} {:>10.0} {:>10.0}",
-            rate(fast),
-            common::ms(fast),
-            common::ms(median(all))
+            "  {name:<22} {:>10.0} {:>12.0} {:>12.0}",
+            rate(fastest(runs)),
+            common::ms(fastest(runs)),
+            common::ms(slowest(runs))
         );
     }
-    for (name, x) in [("arena run", a), ("arena duel", d)] {
-        let ratio = rate(x) / rate(b);
+    println!();
+    for (name, runs) in [("arena run", &ta), (duel.as_str(), &td)] {
+        let ratio = rate(fastest(runs)) / rate(fastest(&tf));
         println!(
-            "\n  ratio {name}/baseline (fastest runs): {ratio:.2}x   goal: >= {GOAL}x   {}",
+            "  ratio {name}/floor (fastest runs): {ratio:.2}x   goal: >= {GOAL}x   {}",
             if ratio >= GOAL { "PASS" } else { "MISS" }
         );
     }
+    println!(
+        "  load average (1, 5, 15 min): {load_before} before, {} after",
+        common::load()
+    );
 }

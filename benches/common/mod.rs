@@ -1,5 +1,6 @@
-//! What the benchmarks share: when to run, repetitions, running and timing commands, medians,
-//! and building the compiled bots and baseline programs they measure against.
+//! What the benchmarks share: when to run, repetitions, running and timing commands, medians and
+//! fastest runs, the machine's load, and compiling the C bots and the C floor they measure
+//! against.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -32,6 +33,31 @@ pub fn env_count(var: &str, default: usize) -> usize {
 /// Repetitions: `ARENA_BENCH_REPS`, default 5.
 pub fn reps() -> usize {
     env_count("ARENA_BENCH_REPS", 5)
+}
+
+/// Repetitions of a bench that compares fastest runs against the C floor: `ARENA_BENCH_REPS`,
+/// default 7.
+pub fn fastest_reps() -> usize {
+    env_count("ARENA_BENCH_REPS", 7)
+}
+
+/// The fastest of `runs`: noise on a shared machine only ever slows a run down, so the fastest
+/// run is the closest to what the program costs.
+pub fn fastest(runs: &[Duration]) -> Duration {
+    *runs.iter().min().expect("at least one run")
+}
+
+/// The slowest of `runs`, to show how noisy the machine was.
+pub fn slowest(runs: &[Duration]) -> Duration {
+    *runs.iter().max().expect("at least one run")
+}
+
+/// The load averages over 1, 5 and 15 minutes, as `/proc/loadavg` gives them: figures taken
+/// under load are slower, and a bench prints the load before and after it measures.
+pub fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }
 
 pub fn fail(msg: &str) -> ! {
@@ -144,38 +170,31 @@ pub fn settle_disk(dir: &Path) {
 
 /// `cc -O2 -o DIR/NAME bots/SOURCE`: an example bot, compiled.
 pub fn compile_bot(source: &str, dir: &Path, name: &str) -> PathBuf {
-    let src = Path::new(MANIFEST).join("bots").join(source);
+    compile_c(&Path::new("bots").join(source), dir, name, &[])
+}
+
+/// `cc -O2 FLAGS -o DIR/NAME SOURCE`, SOURCE relative to the repository's root.
+pub fn compile_c(source: &Path, dir: &Path, name: &str, flags: &[&str]) -> PathBuf {
+    let src = Path::new(MANIFEST).join(source);
     if !src.is_file() {
-        fail(&format!("bot source not found: {}", src.display()));
+        fail(&format!("C source not found: {}", src.display()));
     }
     let exe = dir.join(name);
     let mut cmd = Command::new("cc");
-    cmd.arg("-O2").arg("-o").arg(&exe).arg(&src);
+    cmd.arg("-O2").args(flags).arg("-o").arg(&exe).arg(&src);
     run("cc", cmd);
     exe
 }
 
-/// Builds an example program (a baseline) in release mode, in the same target folder as the
-/// bench, and returns the path cargo reports for it.
-pub fn build_example(name: &str) -> PathBuf {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.current_dir(MANIFEST).args([
-        "build",
-        "--quiet",
-        "--release",
-        "--example",
-        name,
-        "--message-format=json",
-    ]);
-    cmd.stderr(Stdio::inherit());
-    let (_, out) = run(&format!("cargo build --example {name}"), cmd);
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["reason"] == "compiler-artifact" && v["target"]["name"] == name)
-        .find_map(|v| v["executable"].as_str().map(PathBuf::from))
-        .unwrap_or_else(|| fail(&format!("cargo did not report the {name} executable")))
+/// The C floor, `bench/relay_floor.c`, compiled into `dir`: the least work a roshambo referee
+/// can do (`relay_floor BOT ROUNDS GAMES JOBS NAME0 NAME1`).
+pub fn build_floor(dir: &Path) -> PathBuf {
+    compile_c(
+        Path::new("bench/relay_floor.c"),
+        dir,
+        "relay_floor",
+        &["-pthread"],
+    )
 }
 
 pub fn ms(d: Duration) -> f64 {
