@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// This run's folder of bot groups, made on first use; `None` where arena may not make one.
@@ -95,28 +95,70 @@ pub struct Cgroup {
     procs: File,
     /// `cgroup.freeze`, written twice a move: opened once.
     freeze: File,
+    /// `cgroup.events`, which says whether any process is left in the group.
+    events: File,
     frozen: AtomicBool,
 }
 
+/// Groups whose bots are gone, for the next bots: making and removing a group costs more than
+/// the rest of a short game's set-up. A group is given out again only once it is empty.
+static SPARE: Mutex<Vec<Cgroup>> = Mutex::new(Vec::new());
+
+/// More spare groups than games at once are never needed.
+const MAX_SPARE: usize = 256;
+
 impl Cgroup {
-    /// A new, empty group for one bot, or `None` where cgroups cannot be used.
+    /// An empty group for one bot, or `None` where cgroups cannot be used.
     pub fn create() -> Option<Cgroup> {
         let run = run_folder()?;
+        {
+            let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(i) = spare.iter().position(Cgroup::is_empty) {
+                return Some(spare.swap_remove(i));
+            }
+        }
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let path = run.join(format!("bot-{n}"));
         std::fs::create_dir(&path).ok()?;
-        let open = |file| File::options().write(true).open(path.join(file));
-        match (open("cgroup.procs"), open("cgroup.freeze")) {
-            (Ok(procs), Ok(freeze)) => Some(Cgroup {
+        let open = |file, write| File::options().write(write).read(!write).open(path.join(file));
+        match (
+            open("cgroup.procs", true),
+            open("cgroup.freeze", true),
+            open("cgroup.events", false),
+        ) {
+            (Ok(procs), Ok(freeze), Ok(events)) => Some(Cgroup {
                 path,
                 procs,
                 freeze,
+                events,
                 frozen: AtomicBool::new(false),
             }),
             _ => {
                 let _ = std::fs::remove_dir(&path);
                 None
             }
+        }
+    }
+
+    /// Whether no process is left in the group (read from `cgroup.events`).
+    fn is_empty(&self) -> bool {
+        use std::os::unix::fs::FileExt;
+        let mut buf = [0u8; 128];
+        let n = self.events.read_at(&mut buf, 0).unwrap_or(0);
+        buf[..n]
+            .split(|&b| b == b'\n')
+            .any(|line| line == b"populated 0")
+    }
+
+    /// Remove the group once empty (its processes were killed and have exited); one still in
+    /// use by a process arena could not kill is left for `remove_stale` after this run.
+    fn remove(&self) {
+        for _ in 0..100 {
+            if std::fs::remove_dir(&self.path).is_ok() || self.count() > 0 {
+                break;
+            }
+            // Exited but not yet taken off the group.
+            std::thread::sleep(std::time::Duration::from_micros(200));
         }
     }
 
@@ -167,25 +209,32 @@ impl Cgroup {
     }
 }
 
+/// A bot's group, its bot done with (its processes killed, or about to be): kept for another
+/// bot, or removed.
+pub fn release(group: Cgroup) {
+    if group.frozen.load(Ordering::Relaxed) {
+        group.set_frozen(false);
+    }
+    let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+    if spare.len() < MAX_SPARE {
+        spare.push(group);
+    }
+}
+
 impl Drop for Cgroup {
-    /// Removed once empty (its processes were killed and have exited); a group still in use by
-    /// a process arena could not kill is left for `remove_stale` after this run.
     fn drop(&mut self) {
         if self.frozen.load(Ordering::Relaxed) {
             self.set_frozen(false);
         }
-        for _ in 0..100 {
-            if std::fs::remove_dir(&self.path).is_ok() || self.count() > 0 {
-                break;
-            }
-            // Exited but not yet taken off the group.
-            std::thread::sleep(std::time::Duration::from_micros(200));
-        }
+        self.remove();
     }
 }
 
-/// Remove this run's folder of groups, at exit.
+/// Remove this run's groups and their folder, at exit.
 pub fn remove_run() {
+    drop(std::mem::take(
+        &mut *SPARE.lock().unwrap_or_else(|e| e.into_inner()),
+    ));
     if let Some(Some(run)) = RUN.get() {
         let _ = std::fs::remove_dir(run);
     }

@@ -302,6 +302,9 @@ impl Drop for Process {
             self.kill();
             reaper::release(self.pgid.as_raw());
         }
+        if let Some(group) = self.cgroup.take() {
+            super::cgroup::release(group);
+        }
     }
 }
 

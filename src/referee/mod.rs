@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -394,25 +395,18 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
     }
 
     while !judge.is_over() {
-        let (seat, heard) = next_line(&mut seats, judge.awaiting(), &judge, &setup).await;
-        match heard {
-            Ok(line) => {
-                out.now_ms = clock(start_ms, wire.log.received(seat, &line));
-                match judge.line(seat, &line, &mut out) {
-                    Ok(Step::Done) => {
-                        seats[seat].moves += 1;
-                        seats[seat].turn_start = None;
-                    }
-                    Ok(Step::Retry) => {}
-                    Err(f) => {
-                        wire.log.fault(seat, &f);
-                    }
-                }
-            }
-            Err(f) => {
-                out.now_ms = clock(start_ms, wire.log.fault(seat, &f));
-                judge.fault(seat, f, &mut out);
-            }
+        let (seat, heard) = next_line(&mut seats, judge.awaiting(), &judge, &setup, true).await;
+        take_line(&mut judge, &mut seats, &mut wire, &mut out, seat, heard, start_ms);
+        // Where both seats move at once, the other's line is often there already: taken now,
+        // the seat that answered first need not be stopped and started again for nothing (two
+        // writes to its cgroup, and its read restarted), which is most of a round's cost. Only
+        // while nothing is to be sent: a seat's wait starts when its prompt is written.
+        while !judge.is_over() && out.msgs.is_empty() {
+            let ready = next_line(&mut seats, judge.awaiting(), &judge, &setup, false);
+            let Some((seat, heard)) = ready.now_or_never() else {
+                break;
+            };
+            take_line(&mut judge, &mut seats, &mut wire, &mut out, seat, heard, start_ms);
         }
         // Stopped before the next prompt goes out, not after: once it is written, the bot to
         // move is thinking, and on a busy machine arena may run again only much later.
@@ -447,6 +441,37 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
     })
 }
 
+/// Log what a seat said (or how it failed) and hand it to the judge.
+fn take_line(
+    judge: &mut Judge,
+    seats: &mut [SeatState; 2],
+    wire: &mut Wire,
+    out: &mut Outbox,
+    seat: Seat,
+    heard: std::result::Result<String, Fault>,
+    start_ms: u64,
+) {
+    match heard {
+        Ok(line) => {
+            out.now_ms = clock(start_ms, wire.log.received(seat, &line));
+            match judge.line(seat, &line, out) {
+                Ok(Step::Done) => {
+                    seats[seat].moves += 1;
+                    seats[seat].turn_start = None;
+                }
+                Ok(Step::Retry) => {}
+                Err(f) => {
+                    wire.log.fault(seat, &f);
+                }
+            }
+        }
+        Err(f) => {
+            out.now_ms = clock(start_ms, wire.log.fault(seat, &f));
+            judge.fault(seat, f, out);
+        }
+    }
+}
+
 async fn close(io: SeatIo) -> (Option<String>, Option<Capture>) {
     match io {
         SeatIo::Remote { conn, .. } => {
@@ -479,13 +504,15 @@ fn freeze_idle(seats: &mut [SeatState; 2], awaiting: [bool; 2], setup: &MatchSet
 
 /// Wait for whichever awaited seat speaks first, or fails: misses its deadline, exits, floods.
 /// Built-in bots answer at once; a seat whose input broke fails as soon as it is awaited.
+/// `freeze`: stop the seats not awaited first (not when only looking for a line already there).
 async fn next_line(
     seats: &mut [SeatState; 2],
     awaiting: [bool; 2],
     judge: &Judge,
     setup: &MatchSetup,
+    freeze: bool,
 ) -> (Seat, std::result::Result<String, Fault>) {
-    if !setup.ponder {
+    if freeze && !setup.ponder {
         // Frozen while not awaited; games where both move at once (roshambo) await both.
         for (state, awaited) in seats.iter_mut().zip(awaiting) {
             if let SeatIo::Remote { conn, .. } = &mut state.io {
