@@ -52,6 +52,7 @@ pub async fn run(args: Options) -> Result<()> {
         ref params,
         timeout,
         startup_timeout,
+        ref referee,
     } = args.matched;
     let base = std::env::current_dir().map_err(Error::io("reading the current directory"))?;
     // Read as `arena duel` reads its first bot, so that it means the same and is refused with
@@ -78,8 +79,13 @@ pub async fn run(args: Options) -> Result<()> {
     };
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
+    // A game with no built-in bots (a referee program's) is played against the bot itself.
+    let against = match game.builtins {
+        [] => "itself",
+        _ => "the built-in bots",
+    };
     eprintln!(
-        "arena: checking {} at {}: {} game(s) against the built-in bots, seed {seed}",
+        "arena: checking {} at {}: {} game(s) against {against}, seed {seed}",
         args.bot, game.name, args.games
     );
 
@@ -91,15 +97,19 @@ pub async fn run(args: Options) -> Result<()> {
     let mut unplayed = 0;
     for i in 0..args.games as usize {
         // Each built-in in turn, met twice in a row: the bot plays first, then second.
-        let builtin = game.builtins[(i / 2) % game.builtins.len()].0;
         let seat = Seat::BOTH[i % 2];
-        let opponent = BotSpec::parse(
-            &format!("builtin:{builtin}"),
-            Path::new("."),
-            Channel::Stdio,
-        )
-        .expect("a built-in parses");
-        let names = names(&bot, builtin);
+        let (opponent, builtin) = match game.builtins {
+            [] => (bot.clone(), None),
+            builtins => {
+                let name = builtins[(i / 2) % builtins.len()].0;
+                let spec =
+                    BotSpec::parse(&format!("builtin:{name}"), Path::new("."), Channel::Stdio)
+                        .expect("a built-in parses");
+                (spec, Some(name))
+            }
+        };
+        let opponent_name = builtin.map_or("itself".to_string(), |b| format!("builtin:{b}"));
+        let names = names(&bot, builtin.unwrap_or(&bot.command.default_name()));
         let players = || {
             let mut players = [
                 Player {
@@ -129,6 +139,7 @@ pub async fn run(args: Options) -> Result<()> {
             spectator: None,
             ponder: false,
             opening: None,
+            referee: referee.clone(),
         })
         .await;
         let record = match result {
@@ -136,7 +147,7 @@ pub async fn run(args: Options) -> Result<()> {
             // arena's failure, not the bot's: said so, and not held against it.
             Err(Error::Setup(why)) => {
                 crate::out::line(&format!(
-                    "game {} vs builtin:{builtin}: not played: arena could not set it up \
+                    "game {} vs {opponent_name}: not played: arena could not set it up \
                      ({why}); this is not your bot's doing",
                     i + 1
                 ));
@@ -145,7 +156,34 @@ pub async fn run(args: Options) -> Result<()> {
             }
             Err(e) => return Err(e),
         };
-        let p = examine(i + 1, builtin, seat, &record, &log_path, game, args.channel);
+        if record.verdict.reason == Reason::Referee {
+            crate::out::line(&format!(
+                "game {} vs {opponent_name}: not decided: {}; this is not your bot's doing (the \
+                 referee's stderr is beside the log)",
+                i + 1,
+                record
+                    .verdict
+                    .detail
+                    .as_deref()
+                    .unwrap_or("the referee failed")
+            ));
+            unplayed += 1;
+            continue;
+        }
+        // Against itself, whichever seat failed was the bot.
+        let seat = match (builtin, record.verdict.faulted) {
+            (None, Some(failed)) => failed,
+            _ => seat,
+        };
+        let p = examine(
+            i + 1,
+            &opponent_name,
+            seat,
+            &record,
+            &log_path,
+            game,
+            args.channel,
+        );
         crate::out::line(&p.line);
         played.push(p);
     }
@@ -255,7 +293,7 @@ fn reasons(all: impl Iterator<Item = Reason>) -> String {
 /// The game's line, and for a failure of the bot everything a student needs to mend it.
 fn examine(
     id: usize,
-    builtin: &str,
+    opponent: &str,
     seat: Seat,
     record: &GameRecord,
     log_path: &Path,
@@ -272,7 +310,7 @@ fn examine(
         None if record.verdict.faulted == Some(seat) => "lost",
         None => "drawn",
     };
-    let mut line = format!("game {id} vs builtin:{builtin} (you played {order}): {outcome}");
+    let mut line = format!("game {id} vs {opponent} (you played {order}): {outcome}");
     let failure = match (record.verdict.faulted, &record.verdict.detail) {
         (Some(s), Some(detail)) if s == seat => {
             line.push_str(&format!(": {detail}"));
