@@ -11,8 +11,8 @@ use crate::games::{Msg, Seat};
 use crate::referee::Judge;
 use crate::referee::format_score;
 use crate::referee::log::{Entry, Recorded, RefereeInfo, apply};
+use crate::referee::program::Link;
 use crate::referee::program::RefereeProgram;
-use crate::referee::program::link::Link;
 
 /// The log's referee program started again, as the game started it.
 async fn start_referee(info: &RefereeInfo, dir: &Path) -> Result<Link> {

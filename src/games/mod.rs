@@ -28,6 +28,7 @@ pub mod openings;
 pub mod params;
 pub mod picture;
 pub mod position;
+pub mod program;
 pub mod roshambo;
 pub mod royalur;
 pub mod tictactoe;
@@ -437,7 +438,7 @@ pub trait Game: Send + Sync {
 
     /// For a game whose rules run in a referee program, its side of that program's protocol:
     /// the referee loop hears the program for it. `None` for the games arena plays itself.
-    fn program(&mut self) -> Option<&mut crate::referee::program::ProgramGame> {
+    fn program(&mut self) -> Option<&mut program::ProgramGame> {
         None
     }
 }
@@ -539,7 +540,11 @@ impl GameInfo {
         text.push_str(
             "\n\n## Game parameters\n\nSet with `-a key=value` (duel) or `[params]` (spec).\n\n",
         );
-        text.push_str("| parameter | default | bounds | meaning |\n|---|---|---|---|\n");
+        if self.params.is_empty() {
+            text.push_str("This game takes none.\n");
+        } else {
+            text.push_str("| parameter | default | bounds | meaning |\n|---|---|---|---|\n");
+        }
         for p in self.params {
             text.push_str(&format!(
                 "| `{}` | {} | {} | {} |\n",
@@ -564,6 +569,9 @@ impl GameInfo {
             );
         }
         text.push_str("\n## Built-in bots\n\n");
+        if self.builtins.is_empty() {
+            text.push_str("None.\n");
+        }
         for (name, help) in self.builtins {
             text.push_str(&format!("- `builtin:{name}`: {help}\n"));
         }
@@ -588,7 +596,7 @@ pub static ALL: &[&GameInfo] = &[
 
 /// The game called `name`: one of [`ALL`], or `referee` for the games a referee program plays.
 pub fn find(name: &str) -> Option<&'static GameInfo> {
-    let program: &'static GameInfo = &crate::referee::program::INFO;
+    let program: &'static GameInfo = &program::INFO;
     ALL.iter()
         .copied()
         .chain(std::iter::once(program))
@@ -598,7 +606,8 @@ pub fn find(name: &str) -> Option<&'static GameInfo> {
 /// The game called `name`; the error names the games there are.
 pub fn find_game(name: &str) -> Result<&'static GameInfo, String> {
     find(name).ok_or_else(|| {
-        let known: Vec<_> = ALL.iter().map(|g| g.name).collect();
+        let program = program::INFO.name;
+        let known: Vec<_> = ALL.iter().map(|g| g.name).chain([program]).collect();
         format!("unknown game '{name}' (known: {})", known.join(", "))
     })
 }

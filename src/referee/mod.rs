@@ -24,8 +24,8 @@ mod setup;
 
 pub use judge::{Judge, Verdict};
 use log::{GameLog, Header, PlayerInfo, RefereeInfo, clock};
+use program::Link;
 use program::RefereeProgram;
-use program::link::Link;
 pub use setup::{MatchOptions, RefereeArgs, SETUP_ATTEMPTS, SETUP_PAUSE, play_retrying};
 
 pub struct Player {
@@ -50,7 +50,7 @@ pub struct MatchSetup {
     pub ponder: bool,
     /// The position the game starts from, in the game's own format; `None` for the usual start.
     pub opening: Option<String>,
-    /// The program that referees a game of `referee` (`program::INFO`).
+    /// The program that referees a game of `referee` (`games::program`).
     pub referee: Option<RefereeProgram>,
 }
 
@@ -498,7 +498,7 @@ fn stderr_paths(log_path: &std::path::Path) -> [PathBuf; 3] {
     [
         stderr_path(log_path, Seat::First),
         stderr_path(log_path, Seat::Second),
-        program::link::stderr_path(log_path),
+        program::stderr_path(log_path),
     ]
 }
 
@@ -514,7 +514,7 @@ async fn open_referee(
         framing: crate::games::Framing::Lines,
         ..setup.limits
     };
-    let stderr = program::link::stderr_path(&setup.log_path);
+    let stderr = program::stderr_path(&setup.log_path);
     match Link::spawn(program, &stderr, limits).await {
         Ok(link) => Ok((Some(link), None)),
         Err(StartError::Bot(f)) => Ok((None, Some(f))),

@@ -84,7 +84,7 @@ impl MatchOptions {
                 )
             }
         };
-        let program = &crate::referee::program::INFO;
+        let program = &crate::games::program::INFO;
         let game = match (game, &referee) {
             (None, Some(_)) => program.name,
             (Some(g), Some(_)) if g != program.name => {

@@ -32,6 +32,9 @@ pub struct GameView {
     pub frames: Vec<Frame>,
     /// The end of each seat's stderr.
     pub stderr: [String; 2],
+    /// The end of a referee program's stderr, for a game one played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub referee_stderr: Option<String>,
 }
 
 fn quote(line: &str) -> String {
@@ -137,16 +140,20 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
             ms: t / 1000,
         });
     }
+    let tail = |path: &Path| {
+        if has_stderr(path) {
+            stderr_tail(path)
+        } else {
+            String::new()
+        }
+    };
     Ok(GameView {
         frames,
-        stderr: Seat::BOTH.map(|s| {
-            let path = stderr_path(log, s);
-            if has_stderr(&path) {
-                stderr_tail(&path)
-            } else {
-                String::new()
-            }
-        }),
+        stderr: Seat::BOTH.map(|s| tail(&stderr_path(log, s))),
+        referee_stderr: header
+            .referee
+            .is_some()
+            .then(|| tail(&crate::referee::program::stderr_path(log))),
     })
 }
 

@@ -175,7 +175,8 @@ fn referee_of(
     raw: &Spanned<RawReferee>,
     base: &Path,
 ) -> Result<crate::referee::program::RefereeProgram> {
-    use crate::referee::program::{PLAYERS, RefereeProgram};
+    use crate::games::program::PLAYERS;
+    use crate::referee::program::RefereeProgram;
     let r = raw.get_ref();
     if let Some(p) = &r.players
         && *p.get_ref() != PLAYERS as i64
@@ -309,7 +310,7 @@ impl Spec {
 
         check_name(raw.name.get_ref())
             .map_err(|e| src.at(Some(raw.name.span()), format!("name {e}")))?;
-        let program = &crate::referee::program::INFO;
+        let program = &crate::games::program::INFO;
         let referee = match &raw.referee {
             Some(r) => Some(referee_of(&src, r, &base)?),
             None => None,

@@ -7,24 +7,19 @@
 //! player i for n lines, which go back to the referee; `###Error i text` notes a player's error;
 //! `###End r1 r2 ...` ends the game with the players' ranks.
 //!
-//! The protocol side is a [`Game`] like any other ([`ProgramGame`]): a state machine over lines
-//! that never does I/O. The one referee loop hears the players as for every game, and hears the
-//! referee program through [`link::Link`] whenever the game [wants it](ProgramGame::wants_referee),
-//! so deadlines, freezing, logs and failures are the loop's own. A log holds the referee's lines
-//! too: replaying them through this state machine rebuilds the game without the program.
-
-use std::path::Path;
-use std::time::Duration;
+//! This is the protocol side, a [`Game`] like any other ([`ProgramGame`]): a state machine over
+//! lines that never does I/O. The one referee loop hears the players as for every game, and hears
+//! the referee program (started by `referee::program`) whenever the game
+//! [wants it](ProgramGame::wants_referee), so deadlines, freezing, logs and failures are the
+//! loop's own. A log holds the referee's lines too: replaying them through this state machine
+//! rebuilds the game without the program.
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::bot::{BotCommand, BotSpec};
 use crate::games::picture::{Board, Picture};
 use crate::games::{
     Draw, Fault, Framing, Game, GameInfo, Outbox, Outcome, Params, Seat, Seating, Step,
 };
-
-pub mod link;
 
 /// The players a referee game is for: arena's seats, schedules and ratings are built for two.
 pub const PLAYERS: usize = 2;
@@ -32,51 +27,6 @@ pub const PLAYERS: usize = 2;
 /// The most lines one `###Output` may ask a player for: far beyond any contest game's turn, and
 /// a bound on what a broken referee can make arena wait for.
 pub const MAX_OUTPUT_LINES: u32 = 10_000;
-
-/// The referee program of a game: how to start it, and its own deadlines, longer than the
-/// players' (a JVM starting, a simulation of the whole turn).
-#[derive(Debug, Clone)]
-pub struct RefereeProgram {
-    pub bot: BotSpec,
-    /// For each of its answers: from the moment arena has written to it until it asks for a
-    /// player's output or ends the game.
-    pub timeout: Duration,
-    /// The same for its first answer, which includes its start.
-    pub startup_timeout: Duration,
-}
-
-impl RefereeProgram {
-    /// Seconds the referee gets by default for an answer, and for its first.
-    pub const TIMEOUT: f64 = 10.0;
-    pub const STARTUP_TIMEOUT: f64 = 30.0;
-
-    /// A referee program from its command line (relative paths from `base`, as for a bot) and
-    /// its times in seconds (the defaults when `None`). An error says what is wrong; `names`
-    /// spells the two times' options as the caller's user writes them.
-    pub fn new(
-        command: &str,
-        base: &Path,
-        timeout: Option<f64>,
-        startup_timeout: Option<f64>,
-        names: [&str; 2],
-    ) -> Result<RefereeProgram, String> {
-        let bot = BotSpec::parse(command, base, crate::bot::Channel::Stdio)?;
-        if !matches!(bot.command, BotCommand::Program(_)) {
-            return Err(format!(
-                "'{command}' is not a program: a referee is a command line, such as \
-                 \"java -jar referee.jar\""
-            ));
-        }
-        let time = |name: &str, secs: Option<f64>, default: f64| {
-            crate::games::move_time(secs.unwrap_or(default)).map_err(|e| format!("{name} {e}"))
-        };
-        Ok(RefereeProgram {
-            bot,
-            timeout: time(names[0], timeout, Self::TIMEOUT)?,
-            startup_timeout: time(names[1], startup_timeout, Self::STARTUP_TIMEOUT)?,
-        })
-    }
-}
 
 /// The pseudo-game every referee game is recorded as: `arena games referee` describes the
 /// protocol, logs and tables name it. Not in `games::ALL`: it has no rules of its own to run

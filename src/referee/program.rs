@@ -1,15 +1,61 @@
-//! The referee program as a process. It is started through the bot layer, as a bot is: its own
-//! process group and working folder, a clean environment, its stderr captured beside the game's
-//! log, and killed with its whole group when the game ends, so nothing of it outlives the game.
+//! A referee program as a process, for the games it plays (`games::program` has its protocol).
+//! It is started through the bot layer, as a bot is: its own process group and working folder, a
+//! clean environment, its stderr captured beside the game's log, and killed with its whole group
+//! when the game ends, so nothing of it outlives the game.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::RefereeProgram;
 use crate::bot::process::IoLimits;
-use crate::bot::{Capture, Connection, Event, StartError};
+use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
 use crate::games::{Cause, Fault, FaultKind};
+
+/// The referee program of a game: how to start it, and its own deadlines, longer than the
+/// players' (a JVM starting, a simulation of the whole turn).
+#[derive(Debug, Clone)]
+pub struct RefereeProgram {
+    pub bot: BotSpec,
+    /// For each of its answers: from the moment arena has written to it until it asks for a
+    /// player's output or ends the game.
+    pub timeout: Duration,
+    /// The same for its first answer, which includes its start.
+    pub startup_timeout: Duration,
+}
+
+impl RefereeProgram {
+    /// Seconds the referee gets by default for an answer, and for its first.
+    pub const TIMEOUT: f64 = 10.0;
+    pub const STARTUP_TIMEOUT: f64 = 30.0;
+
+    /// A referee program from its command line (relative paths from `base`, as for a bot) and
+    /// its times in seconds (the defaults when `None`). An error says what is wrong; `names`
+    /// spells the two times' options as the caller's user writes them.
+    pub fn new(
+        command: &str,
+        base: &Path,
+        timeout: Option<f64>,
+        startup_timeout: Option<f64>,
+        names: [&str; 2],
+    ) -> Result<RefereeProgram, String> {
+        let bot = BotSpec::parse(command, base, crate::bot::Channel::Stdio)?;
+        if !matches!(bot.command, BotCommand::Program(_)) {
+            return Err(format!(
+                "'{command}' is not a program: a referee is a command line, such as \
+                 \"java -jar referee.jar\""
+            ));
+        }
+        let time = |name: &str, secs: Option<f64>, default: f64| {
+            crate::games::move_time(secs.unwrap_or(default)).map_err(|e| format!("{name} {e}"))
+        };
+        Ok(RefereeProgram {
+            bot,
+            timeout: time(names[0], timeout, Self::TIMEOUT)?,
+            startup_timeout: time(names[1], startup_timeout, Self::STARTUP_TIMEOUT)?,
+        })
+    }
+}
 
 /// The stderr capture of a game's referee program, beside its log as the seats' are.
 pub fn stderr_path(log_path: &Path) -> PathBuf {
