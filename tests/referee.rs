@@ -209,6 +209,34 @@ fn a_tournament_goes_on_past_failed_referees_and_counts_them_for_no_one() {
 }
 
 #[test]
+fn a_referee_runs_under_its_own_limits_not_the_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let spec = dir.path().join("spin.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"spin\"\ngames_per_pairing = 1\n\n[limits]\ncpu_seconds = 100\n\n\
+             [referee]\ncommand = \"{}\"\n\n[referee.limits]\ncpu_seconds = 1\n\n\
+             [[bot]]\nname = \"a\"\ncommand = \"python3 {root}/bots/referee/best.py\"\n\n\
+             [[bot]]\nname = \"b\"\ncommand = \"python3 {root}/bots/referee/greedy.py\"\n",
+            broken("spin")
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("results");
+    let games = run(&spec, &out);
+    assert!(games.contains(",referee,"), "{games}");
+    let entries = log_entries(&out.join("logs/game-00001.jsonl"));
+    let fault = values(&entries, "referee_fault");
+    assert_eq!(
+        fault,
+        ["was killed by SIGXCPU: it used up its CPU limit of 1 s waiting for its answer"],
+        "{entries:?}"
+    );
+}
+
+#[test]
 fn a_referee_that_hangs_misses_its_own_deadline_and_is_killed_with_its_group() {
     let dir = tempfile::tempdir().unwrap();
     let marker = format!("hang-{}", std::process::id());
@@ -428,6 +456,24 @@ fn check_plays_a_bot_against_itself_under_the_referee() {
     );
     assert!(
         report.contains("the last line arena sent it before it failed"),
+        "{report}"
+    );
+
+    let output = arena()
+        .args(["check", BEST, "--referee", &broken("crash"), "--games", "2"])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains(
+            "game 1 vs itself: not decided: the referee exited with status 3 waiting for its \
+             answer; this is not your bot's doing"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("NOT CHECKED: the referee program failed in 2 of 2 games"),
         "{report}"
     );
 }

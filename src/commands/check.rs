@@ -95,6 +95,8 @@ pub async fn run(args: Options) -> Result<()> {
     };
     let mut played = Vec::new();
     let mut unplayed = 0;
+    // Games a referee program failed: decided by no one, like the games not set up.
+    let mut referee_failed = 0;
     for i in 0..args.games as usize {
         // Each built-in in turn, met twice in a row: the bot plays first, then second.
         let seat = Seat::BOTH[i % 2];
@@ -158,8 +160,7 @@ pub async fn run(args: Options) -> Result<()> {
         };
         if record.verdict.reason == Reason::Referee {
             crate::out::line(&format!(
-                "game {} vs {opponent_name}: not decided: {}; this is not your bot's doing (the \
-                 referee's stderr is beside the log)",
+                "game {} vs {opponent_name}: not decided: {}; this is not your bot's doing",
                 i + 1,
                 record
                     .verdict
@@ -167,7 +168,7 @@ pub async fn run(args: Options) -> Result<()> {
                     .as_deref()
                     .unwrap_or("the referee failed")
             ));
-            unplayed += 1;
+            referee_failed += 1;
             continue;
         }
         // Against itself, whichever seat failed was the bot.
@@ -214,16 +215,16 @@ pub async fn run(args: Options) -> Result<()> {
     crate::out::line("");
     let n = played.len();
     let games = plural(n as u64, "game", "games");
-    if failed.is_empty() && unplayed > 0 {
+    let undecided = undecided(unplayed, referee_failed);
+    if failed.is_empty() && !undecided.is_empty() {
         crate::out::line(&format!(
-            "NOT CHECKED: arena could not set up {} of {} (not your bot's doing); your bot played \
-             {games} without a failure. Run the check again.",
-            unplayed,
+            "NOT CHECKED: {undecided} of {} (not your bot's doing); your bot played {games} \
+             without a failure. Run the check again.",
             plural(args.games.into(), "game", "games"),
         ));
         return Err(Error::Unplayed(format!(
             "{} could not be played",
-            plural(unplayed as u64, "game", "games")
+            plural((unplayed + referee_failed) as u64, "game", "games")
         )));
     }
     if failed.is_empty() {
@@ -241,11 +242,8 @@ pub async fn run(args: Options) -> Result<()> {
             failed.len(),
             reasons(failed.iter().map(|(_, f)| f.reason))
         );
-        if unplayed > 0 {
-            line.push_str(&format!(
-                "; arena could not set up {} more (not your bot's doing)",
-                plural(unplayed as u64, "game", "games")
-            ));
+        if !undecided.is_empty() {
+            line.push_str(&format!("; {undecided} more (not your bot's doing)"));
         }
         crate::out::line(&line);
         Err(Error::BotFailed(format!(
@@ -253,6 +251,19 @@ pub async fn run(args: Options) -> Result<()> {
             failed.len()
         )))
     }
+}
+
+/// The games no one decided, in words: "arena could not set up 1" and "the referee program
+/// failed in 2"; empty when there are none.
+fn undecided(unplayed: usize, referee_failed: usize) -> String {
+    let mut parts = Vec::new();
+    if unplayed > 0 {
+        parts.push(format!("arena could not set up {unplayed}"));
+    }
+    if referee_failed > 0 {
+        parts.push(format!("the referee program failed in {referee_failed}"));
+    }
+    parts.join(" and ")
 }
 
 /// The players' names: the bot's own, the built-in's, made distinct as duel makes them.

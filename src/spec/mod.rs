@@ -167,6 +167,10 @@ struct RawReferee {
     players: Option<Spanned<i64>>,
     timeout: Option<Spanned<f64>>,
     startup_timeout: Option<Spanned<f64>>,
+    /// Its own limits: the tournament's `[limits]` are the players' (a JVM referee needs far
+    /// more address space than a bot should get).
+    #[serde(default)]
+    limits: Limits,
 }
 
 /// The spec's `[referee]`, checked: its program exists and its times are in bounds.
@@ -196,14 +200,16 @@ fn referee_of(
     ] {
         seconds(src, value, 1.0, &format!("referee {key}"))?;
     }
-    RefereeProgram::new(
+    let mut program = RefereeProgram::new(
         r.command.get_ref(),
         base,
         r.timeout.as_ref().map(|t| *t.get_ref()),
         r.startup_timeout.as_ref().map(|t| *t.get_ref()),
         ["timeout", "startup_timeout"],
     )
-    .map_err(|e| src.at(Some(r.command.span()), format!("referee: {e}")))
+    .map_err(|e| src.at(Some(r.command.span()), format!("referee: {e}")))?;
+    program.bot.limits = r.limits;
+    Ok(program)
 }
 
 /// Where in the file, for messages: `path:line:column`.

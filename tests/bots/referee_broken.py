@@ -6,7 +6,8 @@ then, by MODE:
   crash    writes to stderr and exits with status 3;
   hang     never answers again, and ignores SIGTERM (only the group's SIGKILL ends it);
   garbage  writes a line that is no command;
-  two      asks player 1 for two lines, then ends the game with a draw.
+  two      asks player 1 for two lines, then ends the game with a draw;
+  spin     computes forever.
 MARKER is only there to find the process in /proc.
 """
 
@@ -36,6 +37,9 @@ if mode == "hang":
 if mode == "garbage":
     say("hello there")
     sys.stdin.readline()
+if mode == "spin":
+    while True:
+        pass
 if mode == "two":
     say("###Input 1", "19", "1", "###Output 1 2")
     first, second = sys.stdin.readline(), sys.stdin.readline()
