@@ -176,21 +176,30 @@ fn a_referee_that_crashes_ends_the_game_for_no_one_with_its_stderr_kept() {
     assert!(said.contains("0 wins, 0 draws, 0 losses"), "{said}");
 }
 
+/// A spec in `dir` of `settings` (the tournament's keys and tables) and two bots, `a` (best.py)
+/// and `b` (greedy.py).
+fn two_bots(dir: &Path, settings: &str) -> PathBuf {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let spec = dir.join("t.toml");
+    let bot = |name: &str, script: &str| {
+        format!("[[bot]]\nname = \"{name}\"\ncommand = \"python3 {root}/bots/referee/{script}\"\n")
+    };
+    let text = format!(
+        "name = \"t\"\n{settings}\n{}\n{}",
+        bot("a", "best.py"),
+        bot("b", "greedy.py")
+    );
+    std::fs::write(&spec, text).unwrap();
+    spec
+}
+
 #[test]
 fn a_tournament_goes_on_past_failed_referees_and_counts_them_for_no_one() {
     let dir = tempfile::tempdir().unwrap();
-    let root = env!("CARGO_MANIFEST_DIR");
-    let spec = dir.path().join("broken.toml");
-    std::fs::write(
-        &spec,
-        format!(
-            "name = \"broken\"\nseed = 2\n\n[referee]\ncommand = \"{}\"\n\n\
-             [[bot]]\nname = \"a\"\ncommand = \"python3 {root}/bots/referee/best.py\"\n\n\
-             [[bot]]\nname = \"b\"\ncommand = \"python3 {root}/bots/referee/greedy.py\"\n",
-            broken("crash")
-        ),
-    )
-    .unwrap();
+    let spec = two_bots(
+        dir.path(),
+        &format!("seed = 2\n\n[referee]\ncommand = \"{}\"\n", broken("crash")),
+    );
     let out = dir.path().join("results");
     let games = run(&spec, &out);
     let rows: Vec<&str> = games.lines().skip(1).collect();
@@ -211,19 +220,14 @@ fn a_tournament_goes_on_past_failed_referees_and_counts_them_for_no_one() {
 #[test]
 fn a_referee_runs_under_its_own_limits_not_the_players() {
     let dir = tempfile::tempdir().unwrap();
-    let root = env!("CARGO_MANIFEST_DIR");
-    let spec = dir.path().join("spin.toml");
-    std::fs::write(
-        &spec,
-        format!(
-            "name = \"spin\"\ngames_per_pairing = 1\n\n[limits]\ncpu_seconds = 100\n\n\
-             [referee]\ncommand = \"{}\"\n\n[referee.limits]\ncpu_seconds = 1\n\n\
-             [[bot]]\nname = \"a\"\ncommand = \"python3 {root}/bots/referee/best.py\"\n\n\
-             [[bot]]\nname = \"b\"\ncommand = \"python3 {root}/bots/referee/greedy.py\"\n",
+    let spec = two_bots(
+        dir.path(),
+        &format!(
+            "games_per_pairing = 1\n\n[limits]\ncpu_seconds = 100\n\n[referee]\n\
+             command = \"{}\"\n\n[referee.limits]\ncpu_seconds = 1\n",
             broken("spin")
         ),
-    )
-    .unwrap();
+    );
     let out = dir.path().join("results");
     let games = run(&spec, &out);
     assert!(games.contains(",referee,"), "{games}");
@@ -423,58 +427,50 @@ fn edit_first_heap(text: &str) -> String {
 
 #[test]
 fn check_plays_a_bot_against_itself_under_the_referee() {
-    let output = arena()
-        .args(["check", BEST, "--referee", PEBBLES, "--seed", "1"])
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{report}");
-    assert!(
-        report.contains("game 1 vs itself (you played first): "),
-        "{report}"
+    // `arena check BOT --referee REFEREE ARGS...`: its exit status, and its report with each
+    // of `lines` in it.
+    let check = |bot: &str, referee: &str, args: &[&str], code: i32, lines: &[&str]| {
+        let output = arena()
+            .args(["check", bot, "--referee", referee])
+            .args(args)
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(code), "{report}");
+        for line in lines {
+            assert!(report.contains(line), "{line}\n{report}");
+        }
+    };
+    check(
+        BEST,
+        PEBBLES,
+        &["--seed", "1"],
+        0,
+        &[
+            "game 1 vs itself (you played first): ",
+            "\nOK: your bot played 4 games without a failure",
+        ],
     );
-    assert!(
-        report
-            .lines()
-            .last()
-            .unwrap()
-            .starts_with("OK: your bot played 4 games without a failure"),
-        "{report}"
+    check(
+        &bot("pebbles_sleeper.py", "1"),
+        PEBBLES,
+        &["--games", "1", "--startup-timeout", "0.5"],
+        1,
+        &[
+            "your bot timed out at move 1 after 0.5 s waiting for a line",
+            "the last line arena sent it before it failed",
+        ],
     );
-
-    let sleeper = bot("pebbles_sleeper.py", "1");
-    let output = arena()
-        .args(["check", &sleeper, "--referee", PEBBLES, "--games", "1"])
-        .args(["--startup-timeout", "0.5"])
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(1), "{report}");
-    assert!(
-        report.contains("your bot timed out at move 1 after 0.5 s waiting for a line"),
-        "{report}"
-    );
-    assert!(
-        report.contains("the last line arena sent it before it failed"),
-        "{report}"
-    );
-
-    let output = arena()
-        .args(["check", BEST, "--referee", &broken("crash"), "--games", "2"])
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(1), "{report}");
-    assert!(
-        report.contains(
+    check(
+        BEST,
+        &broken("crash"),
+        &["--games", "2"],
+        1,
+        &[
             "game 1 vs itself: not decided: the referee exited with status 3 waiting for its \
-             answer; this is not your bot's doing"
-        ),
-        "{report}"
-    );
-    assert!(
-        report.contains("NOT CHECKED: the referee program failed in 2 of 2 games"),
-        "{report}"
+             answer; this is not your bot's doing",
+            "NOT CHECKED: the referee program failed in 2 of 2 games",
+        ],
     );
 }
 
