@@ -315,7 +315,7 @@ fn equal_ranks_are_a_draw_and_a_move_may_be_several_lines() {
         [BEST, GREEDY],
         &format!("{PEBBLES} --max-turns 2"),
         dir.path(),
-        &["--games", "2"],
+        &["--games", "2", "-a", "seed=omit"],
     );
     assert_eq!(code, Some(0), "{stderr}");
     for r in &records {
@@ -325,6 +325,8 @@ fn equal_ranks_are_a_draw_and_a_move_may_be_several_lines() {
     }
     let entries = log_entries(&game_log(dir.path(), 1));
     assert_eq!(values(&entries, "referee").last().unwrap(), "###End 01");
+    // Asked to, arena leaves out the seed, as cg-brutaltester does unless told one.
+    assert_eq!(values(&entries, "to_referee")[0], "###Start 2");
 
     let two = bot("pebbles_two.py", "");
     let dir = tempfile::tempdir().unwrap();

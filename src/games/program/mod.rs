@@ -18,7 +18,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::games::picture::{Board, Picture};
 use crate::games::{
-    Draw, Fault, Framing, Game, GameInfo, Outbox, Outcome, Params, Seat, Seating, Step,
+    Draw, Fault, Framing, Game, GameInfo, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat,
+    Seating, Step,
 };
 
 /// The players a referee game is for: arena's seats, schedules and ratings are built for two.
@@ -35,7 +36,16 @@ pub static INFO: GameInfo = GameInfo {
     name: "referee",
     summary: "any game, played by a referee program over cg-brutaltester's protocol",
     description: include_str!("description.md"),
-    params: &[],
+    params: &[ParamSpec {
+        name: "seed",
+        help: "`send` writes `###Seed N` before `###Start`; `omit` leaves it out, for referees \
+               that read no seed (cg-brutaltester sends one only with -s or -i)",
+        kind: ParamKind::Choice {
+            default: "send",
+            choices: &["send", "omit"],
+            before: "send",
+        },
+    }],
     builtins: &[],
     timeout: 1.0,
     startup_timeout: 10.0,
@@ -47,8 +57,10 @@ pub static INFO: GameInfo = GameInfo {
     short_game: &[],
 };
 
-fn create(_: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
-    Ok(Box::new(ProgramGame::new(seating)))
+fn create(params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
+    let mut game = ProgramGame::new(seating);
+    game.send_seed = params.text("seed") == "send";
+    Ok(Box::new(game))
 }
 
 /// One line of the referee program, read as cg-brutaltester reads it.
@@ -160,6 +172,8 @@ enum State {
 pub struct ProgramGame {
     names: [String; 2],
     seed: u64,
+    /// Whether the referee is told the seed (`###Seed`) before `###Start`.
+    send_seed: bool,
     state: State,
     /// Lines for the referee program, to be written before it is next heard.
     to_referee: Vec<String>,
@@ -178,6 +192,7 @@ impl ProgramGame {
         ProgramGame {
             names: seating.names.clone(),
             seed: seating.seed,
+            send_seed: true,
             state: State::Referee { input: None },
             to_referee: Vec::new(),
             ranks: None,
@@ -253,10 +268,11 @@ impl ProgramGame {
 
 impl Game for ProgramGame {
     fn start(&mut self, _: &mut Outbox) {
-        self.to_referee = vec![
-            format!("###Seed {}", Self::referee_seed(self.seed)),
-            format!("###Start {PLAYERS}"),
-        ];
+        if self.send_seed {
+            let seed = Self::referee_seed(self.seed);
+            self.to_referee.push(format!("###Seed {seed}"));
+        }
+        self.to_referee.push(format!("###Start {PLAYERS}"));
     }
 
     fn awaiting(&self) -> [bool; 2] {
@@ -443,6 +459,27 @@ mod tests {
         let picture = g.picture();
         assert_eq!(picture.check(), Ok(()));
         assert!(picture.notes.iter().any(|n| n.contains("too slow")));
+    }
+
+    #[test]
+    fn the_seed_can_be_left_out_for_referees_that_read_none() {
+        let seating = Seating {
+            names: ["a".into(), "b".into()],
+            seed: 7,
+            timeout: 1.0,
+            opening: None,
+        };
+        for (given, first) in [
+            (vec![], "###Seed 7"),
+            (vec![("seed", "omit")], "###Start 2"),
+        ] {
+            let params = Params::resolve(INFO.params, given).unwrap();
+            let mut game = INFO.new_game(&params, &seating).unwrap();
+            game.start(&mut Outbox::default());
+            let lines = game.program().unwrap().take_for_referee();
+            assert_eq!(lines[0], first);
+            assert_eq!(lines.last().unwrap(), "###Start 2");
+        }
     }
 
     #[test]
