@@ -78,7 +78,8 @@ pub enum Command {
 
 /// The player numbered by the character at `at` (cg-brutaltester reads one character there).
 fn player_at(line: &str, at: usize) -> Result<Seat, String> {
-    let c = line[at.min(line.len())..].chars().next();
+    // `get`: a referee's line may hold any character, and `at` may fall inside one.
+    let c = line.get(at..).and_then(|rest| rest.chars().next());
     c.and_then(|c| c.to_digit(10))
         .and_then(|d| Seat::from_index(d as usize))
         .ok_or_else(|| {
@@ -385,6 +386,7 @@ mod tests {
             ("###Input", "names no player"),
             ("###Input 2", "names no player"),
             ("###Input x", "names no player"),
+            ("###Inputé0", "names no player"),
             ("###Error 7 oops", "names no player"),
             ("###Output 0", "is not '###Output PLAYER LINES'"),
             ("###Output 2 1", "is not '###Output PLAYER LINES'"),
