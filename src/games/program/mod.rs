@@ -484,6 +484,57 @@ mod tests {
         }
     }
 
+    /// Whatever a referee and the players write, in any order the loop can give it, the game
+    /// refuses or follows it without a panic, waits for at most one party at a time, and an
+    /// ended game waits for no one.
+    #[test]
+    fn random_conversations_never_confuse_the_game() {
+        use rand::SeedableRng;
+        use rand::seq::IndexedRandom;
+        let lines = [
+            "###Input 0",
+            "###Input 1",
+            "###Input 2",
+            "###Output 0 1",
+            "###Output 1 2",
+            "###Output 1 0",
+            "###Output 0",
+            "###Error 1 bad",
+            "###End 0 1",
+            "###End 01",
+            "###End 9",
+            "###",
+            "#",
+            "",
+            "5",
+            "é",
+            "###Inputé0",
+            "###Output 0 é",
+        ];
+        for seed in 0..500 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut g = game();
+            let mut out = Outbox::default();
+            for _ in 0..40 {
+                let line = lines.choose(&mut rng).unwrap();
+                let awaited = Seat::BOTH.into_iter().filter(|&s| g.awaiting()[s]).count();
+                assert!(awaited <= 1);
+                assert!(!(g.wants_referee() && awaited == 1));
+                if g.wants_referee() {
+                    if g.on_referee_line(line, &mut out).is_err() {
+                        break;
+                    }
+                } else if let Some(seat) = Seat::BOTH.into_iter().find(|&s| g.awaiting()[s]) {
+                    g.on_line(seat, line, &mut out).unwrap();
+                } else {
+                    assert!(g.outcome().is_some(), "seed {seed}: stuck without an end");
+                    break;
+                }
+            }
+            assert_eq!(g.picture().check(), Ok(()));
+        }
+    }
+
     #[test]
     fn equal_ranks_are_a_draw() {
         let mut g = game();
