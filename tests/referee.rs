@@ -215,6 +215,50 @@ fn a_tournament_goes_on_past_failed_referees_and_counts_them_for_no_one() {
         assert_eq!(fields[2..6], ["0", "0", "0", "0"], "{standings}");
     }
     assert!(out.join("logs/game-00001.referee.stderr").is_file());
+    // Rebuilt from games.csv alone, the standings count them for no one too.
+    let rebuilt = dir.path().join("rebuilt");
+    let ratings = arena()
+        .arg("ratings")
+        .arg(out.join("games.csv"))
+        .arg("--out")
+        .arg(&rebuilt)
+        .output()
+        .unwrap();
+    assert_eq!(ratings.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(rebuilt.join("standings.csv")).unwrap(),
+        standings
+    );
+}
+
+#[test]
+fn a_gauntlet_and_a_swiss_play_referee_games_as_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let referee = format!("\n[referee]\ncommand = \"python3 {root}/bots/referee/pebbles.py\"\n");
+    let third =
+        format!("\n[[bot]]\nname = \"c\"\ncommand = \"python3 {root}/bots/referee/random.py\"\n");
+    for (format, extra, games) in [
+        ("gauntlet", "games_per_pairing = 1\n", 2),
+        ("swiss", "rounds = 2\n", 2),
+    ] {
+        let spec = two_bots(
+            dir.path(),
+            &format!("format = \"{format}\"\n{extra}{referee}"),
+        );
+        let mut text = std::fs::read_to_string(&spec).unwrap() + &third;
+        if format == "gauntlet" {
+            // a, the first bot, is the reference the others play.
+            text = text.replacen("best.py\"\n", "best.py\"\nseed = true\n", 1);
+        }
+        std::fs::write(&spec, text).unwrap();
+        let out = dir.path().join(format);
+        let rows = run(&spec, &out);
+        let rows: Vec<&str> = rows.lines().skip(1).collect();
+        assert_eq!(rows.len(), games, "{format}: {rows:?}");
+        assert!(rows.iter().all(|r| r.contains(",normal,")), "{rows:?}");
+    }
+    assert!(dir.path().join("gauntlet/grades.csv").is_file());
 }
 
 #[test]
