@@ -229,6 +229,21 @@ fn a_tournament_goes_on_past_failed_referees_and_counts_them_for_no_one() {
         std::fs::read_to_string(rebuilt.join("standings.csv")).unwrap(),
         standings
     );
+    // Another referee is another game: its games do not go into this folder.
+    let other = two_bots(
+        dir.path(),
+        &format!("seed = 2\n\n[referee]\ncommand = \"{}\"\n", broken("hang")),
+    );
+    let refused = arena()
+        .arg("run")
+        .arg(&other)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(said.contains("[referee] command = "), "{said}");
 }
 
 #[test]
