@@ -284,8 +284,10 @@ impl Game for ProgramGame {
     }
 
     fn on_line(&mut self, seat: Seat, line: &str, _: &mut Outbox) -> Result<Step, Fault> {
-        let State::Player { left, .. } = self.state else {
-            unreachable!("the loop gives lines only from an awaited seat");
+        // The loop gives lines only from an awaited seat; an edited log may give any.
+        let left = match self.state {
+            State::Player { seat: asked, left } if asked == seat => left,
+            _ => return Err(Fault::protocol("sent a line the referee did not ask for")),
         };
         self.heard(self.names[seat].clone(), line);
         self.to_referee.push(line.to_string());
@@ -533,6 +535,16 @@ mod tests {
             }
             assert_eq!(g.picture().check(), Ok(()));
         }
+    }
+
+    #[test]
+    fn a_line_nobody_asked_for_is_refused() {
+        let mut g = game();
+        let mut out = Outbox::default();
+        assert!(g.on_line(First, "1", &mut out).is_err());
+        feed(&mut g, &["###Output 1 1"]);
+        assert!(g.on_line(First, "1", &mut out).is_err());
+        assert_eq!(g.on_line(Second, "1", &mut out), Ok(Step::Done));
     }
 
     #[test]
