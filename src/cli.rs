@@ -9,7 +9,7 @@ use arena::bot::Channel;
 use arena::commands;
 use arena::error::{Error, Result};
 use arena::games::openings::Order;
-use arena::referee::MatchOptions;
+use arena::referee::{MatchOptions, RefereeArgs};
 use arena::stats::Sprt;
 
 #[derive(Debug, Parser)]
@@ -205,8 +205,18 @@ pub struct CheckArgs {
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// The game to play (see `arena games`).
-    #[arg(long, short = 'g')]
-    pub game: String,
+    #[arg(long, short = 'g', required_unless_present = "referee")]
+    pub game: Option<String>,
+    /// A referee program that plays the game over cg-brutaltester's protocol (`arena games
+    /// referee`), such as "java -jar referee.jar"; then no --game.
+    #[arg(long, value_name = "CMD")]
+    pub referee: Option<String>,
+    /// Seconds the referee program has for each answer (default: 10).
+    #[arg(long, value_name = "SECS")]
+    pub referee_timeout: Option<f64>,
+    /// Seconds the referee program has for its first answer, to start up (default: 30).
+    #[arg(long, value_name = "SECS")]
+    pub referee_startup_timeout: Option<f64>,
     /// A game parameter, as key=value (repeatable).
     #[arg(short = 'a', long = "arg", value_name = "KEY=VAL")]
     pub args: Vec<String>,
@@ -238,8 +248,19 @@ impl From<ChannelArg> for Channel {
 
 impl MatchArgs {
     fn resolve(&self) -> Result<MatchOptions> {
-        MatchOptions::resolve(&self.game, &self.args, self.timeout, self.startup_timeout)
-            .map_err(Error::Usage)
+        let referee = RefereeArgs {
+            command: self.referee.clone(),
+            timeout: self.referee_timeout,
+            startup_timeout: self.referee_startup_timeout,
+        };
+        MatchOptions::resolve(
+            self.game.as_deref(),
+            &self.args,
+            self.timeout,
+            self.startup_timeout,
+            &referee,
+        )
+        .map_err(Error::Usage)
     }
 }
 

@@ -227,7 +227,8 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
             .map_err(|p| report(&transcript, format!("on_line({seat:?}, {line:?}) {p}")))?;
         match result {
             Ok(Step::Done) => {}
-            Ok(Step::Retry) => {
+            // Both keep the seat's turn open: it must still be awaited.
+            Ok(Step::Retry | Step::More) => {
                 if !game.awaiting()[seat] {
                     return Err(report(
                         &transcript,

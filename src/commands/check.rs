@@ -52,6 +52,7 @@ pub async fn run(args: Options) -> Result<()> {
         ref params,
         timeout,
         startup_timeout,
+        ref referee,
     } = args.matched;
     let base = std::env::current_dir().map_err(Error::io("reading the current directory"))?;
     // Read as `arena duel` reads its first bot, so that it means the same and is refused with
@@ -78,8 +79,13 @@ pub async fn run(args: Options) -> Result<()> {
     };
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
+    // A game with no built-in bots (a referee program's) is played against the bot itself.
+    let against = match game.builtins {
+        [] => "itself",
+        _ => "the built-in bots",
+    };
     eprintln!(
-        "arena: checking {} at {}: {} game(s) against the built-in bots, seed {seed}",
+        "arena: checking {} at {}: {} game(s) against {against}, seed {seed}",
         args.bot, game.name, args.games
     );
 
@@ -89,17 +95,23 @@ pub async fn run(args: Options) -> Result<()> {
     };
     let mut played = Vec::new();
     let mut unplayed = 0;
+    // Games a referee program failed: decided by no one, like the games not set up.
+    let mut referee_failed = 0;
     for i in 0..args.games as usize {
         // Each built-in in turn, met twice in a row: the bot plays first, then second.
-        let builtin = game.builtins[(i / 2) % game.builtins.len()].0;
         let seat = Seat::BOTH[i % 2];
-        let opponent = BotSpec::parse(
-            &format!("builtin:{builtin}"),
-            Path::new("."),
-            Channel::Stdio,
-        )
-        .expect("a built-in parses");
-        let names = names(&bot, builtin);
+        let (opponent, builtin) = match game.builtins {
+            [] => (bot.clone(), None),
+            builtins => {
+                let name = builtins[(i / 2) % builtins.len()].0;
+                let spec =
+                    BotSpec::parse(&format!("builtin:{name}"), Path::new("."), Channel::Stdio)
+                        .expect("a built-in parses");
+                (spec, Some(name))
+            }
+        };
+        let opponent_name = builtin.map_or("itself".to_string(), |b| format!("builtin:{b}"));
+        let names = names(&bot, builtin.unwrap_or(&bot.command.default_name()));
         let players = || {
             let mut players = [
                 Player {
@@ -129,6 +141,7 @@ pub async fn run(args: Options) -> Result<()> {
             spectator: None,
             ponder: false,
             opening: None,
+            referee: referee.clone(),
         })
         .await;
         let record = match result {
@@ -136,7 +149,7 @@ pub async fn run(args: Options) -> Result<()> {
             // arena's failure, not the bot's: said so, and not held against it.
             Err(Error::Setup(why)) => {
                 crate::out::line(&format!(
-                    "game {} vs builtin:{builtin}: not played: arena could not set it up \
+                    "game {} vs {opponent_name}: not played: arena could not set it up \
                      ({why}); this is not your bot's doing",
                     i + 1
                 ));
@@ -145,7 +158,33 @@ pub async fn run(args: Options) -> Result<()> {
             }
             Err(e) => return Err(e),
         };
-        let p = examine(i + 1, builtin, seat, &record, &log_path, game, args.channel);
+        if record.verdict.reason == Reason::Referee {
+            crate::out::line(&format!(
+                "game {} vs {opponent_name}: not decided: {}; this is not your bot's doing",
+                i + 1,
+                record
+                    .verdict
+                    .detail
+                    .as_deref()
+                    .unwrap_or("the referee failed")
+            ));
+            referee_failed += 1;
+            continue;
+        }
+        // Against itself, whichever seat failed was the bot.
+        let seat = match (builtin, record.verdict.faulted) {
+            (None, Some(failed)) => failed,
+            _ => seat,
+        };
+        let p = examine(
+            i + 1,
+            &opponent_name,
+            seat,
+            &record,
+            &log_path,
+            game,
+            args.channel,
+        );
         crate::out::line(&p.line);
         played.push(p);
     }
@@ -176,16 +215,16 @@ pub async fn run(args: Options) -> Result<()> {
     crate::out::line("");
     let n = played.len();
     let games = plural(n as u64, "game", "games");
-    if failed.is_empty() && unplayed > 0 {
+    let undecided = undecided(unplayed, referee_failed);
+    if failed.is_empty() && !undecided.is_empty() {
         crate::out::line(&format!(
-            "NOT CHECKED: arena could not set up {} of {} (not your bot's doing); your bot played \
-             {games} without a failure. Run the check again.",
-            unplayed,
+            "NOT CHECKED: {undecided} of {} (not your bot's doing); your bot played {games} \
+             without a failure. Run the check again.",
             plural(args.games.into(), "game", "games"),
         ));
         return Err(Error::Unplayed(format!(
             "{} could not be played",
-            plural(unplayed as u64, "game", "games")
+            plural((unplayed + referee_failed) as u64, "game", "games")
         )));
     }
     if failed.is_empty() {
@@ -203,11 +242,8 @@ pub async fn run(args: Options) -> Result<()> {
             failed.len(),
             reasons(failed.iter().map(|(_, f)| f.reason))
         );
-        if unplayed > 0 {
-            line.push_str(&format!(
-                "; arena could not set up {} more (not your bot's doing)",
-                plural(unplayed as u64, "game", "games")
-            ));
+        if !undecided.is_empty() {
+            line.push_str(&format!("; {undecided} more (not your bot's doing)"));
         }
         crate::out::line(&line);
         Err(Error::BotFailed(format!(
@@ -215,6 +251,19 @@ pub async fn run(args: Options) -> Result<()> {
             failed.len()
         )))
     }
+}
+
+/// The games no one decided, in words: "arena could not set up 1" and "the referee program
+/// failed in 2"; empty when there are none.
+fn undecided(unplayed: usize, referee_failed: usize) -> String {
+    let mut parts = Vec::new();
+    if unplayed > 0 {
+        parts.push(format!("arena could not set up {unplayed}"));
+    }
+    if referee_failed > 0 {
+        parts.push(format!("the referee program failed in {referee_failed}"));
+    }
+    parts.join(" and ")
 }
 
 /// The players' names: the bot's own, the built-in's, made distinct as duel makes them.
@@ -255,7 +304,7 @@ fn reasons(all: impl Iterator<Item = Reason>) -> String {
 /// The game's line, and for a failure of the bot everything a student needs to mend it.
 fn examine(
     id: usize,
-    builtin: &str,
+    opponent: &str,
     seat: Seat,
     record: &GameRecord,
     log_path: &Path,
@@ -272,7 +321,7 @@ fn examine(
         None if record.verdict.faulted == Some(seat) => "lost",
         None => "drawn",
     };
-    let mut line = format!("game {id} vs builtin:{builtin} (you played {order}): {outcome}");
+    let mut line = format!("game {id} vs {opponent} (you played {order}): {outcome}");
     let failure = match (record.verdict.faulted, &record.verdict.detail) {
         (Some(s), Some(detail)) if s == seat => {
             line.push_str(&format!(": {detail}"));

@@ -6,7 +6,8 @@ use crate::games;
 pub fn run(name: Option<&str>) -> Result<()> {
     match name {
         None => {
-            for g in games::ALL {
+            let program: &games::GameInfo = &games::program::INFO;
+            for g in games::ALL.iter().copied().chain([program]) {
                 crate::out::line(&format!("{:<10} {}", g.name, g.summary));
             }
         }

@@ -8,8 +8,73 @@ use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, SpectatorSink};
 use crate::error::{Error, Result};
 use crate::games::{Msg, Seat};
+use crate::referee::Judge;
 use crate::referee::format_score;
-use crate::referee::log::{Entry, Recorded, apply};
+use crate::referee::log::{Entry, Recorded, RefereeInfo, apply};
+use crate::referee::program::Link;
+use crate::referee::program::RefereeProgram;
+
+/// The log's referee program started again, as the game started it.
+async fn start_referee(info: &RefereeInfo, dir: &Path) -> Result<Link> {
+    let program = RefereeProgram {
+        bot: crate::bot::BotSpec {
+            command: BotCommand::Program(info.argv.clone()),
+            channel: crate::bot::Channel::Stdio,
+            dir: None,
+            env: Vec::new(),
+            label: info.command.clone(),
+            limits: crate::bot::Limits::default(),
+            sandbox: None,
+            console: false,
+        },
+        timeout: std::time::Duration::from_secs_f64(info.timeout),
+        startup_timeout: std::time::Duration::from_secs_f64(info.startup_timeout),
+    };
+    Link::spawn(&program, &dir.join("referee.stderr"), IoLimits::default())
+        .await
+        .map_err(|e| {
+            let why = match e {
+                crate::bot::StartError::Bot(f) => f.detail,
+                crate::bot::StartError::Arena(why) => why,
+            };
+            Error::Disagrees(format!(
+                "replay: the referee program '{}' could not be started again: {why}",
+                info.command
+            ))
+        })
+}
+
+/// Hear the referee program where the log heard `logged` from it, and give its line to the
+/// judge: how the two differ, if they do.
+async fn hear_again(
+    link: &mut Link,
+    judge: &mut Judge,
+    logged: &str,
+    out: &mut crate::games::Outbox,
+) -> Option<String> {
+    if !judge.wants_referee() {
+        return Some(format!(
+            "the log has the referee's {logged:?} where the game no longer waits for it"
+        ));
+    }
+    let lines = judge.take_for_referee();
+    match link.ask(&lines).await {
+        Ok(line) => {
+            let _ = judge.referee_line(&line, out);
+            (line != logged).then(|| {
+                format!("the log has the referee's {logged:?} but the referee now says {line:?}")
+            })
+        }
+        Err(f) => {
+            let d = format!(
+                "the log has the referee's {logged:?} but the referee now {}",
+                f.detail
+            );
+            judge.referee_failed(f);
+            Some(d)
+        }
+    }
+}
 
 pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
     let text =
@@ -21,6 +86,12 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
         mut judge,
         mut out,
     } = Recorded::read(path, &text)?;
+    // A referee program is started again and heard anew: it must answer as the log says.
+    let stderr_dir = tempfile::tempdir().map_err(Error::io("creating a temporary folder"))?;
+    let mut live = match &header.referee {
+        Some(info) => Some(start_referee(info, stderr_dir.path()).await?),
+        None => None,
+    };
     // What the judge produces now, to be matched against what the log says was sent.
     let start_ms = header.start_ms;
     let mut produced: std::collections::VecDeque<Msg> = out.take().into();
@@ -51,12 +122,22 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
             }
             continue;
         }
-        if let Entry::Result { result } = entry {
-            logged_result = Some(result);
-        } else {
-            apply(&mut judge, start_ms, &entry, &mut out);
+        match (entry, live.as_mut()) {
+            (Entry::Result { result }, _) => logged_result = Some(result),
+            (Entry::FromReferee { referee, .. }, Some(link)) => {
+                let differs = hear_again(link, &mut judge, &referee, &mut out).await;
+                if let (Some(d), None) = (differs, &mismatch) {
+                    mismatch = Some(format!("line {n}: {d}"));
+                }
+            }
+            (entry, _) => {
+                apply(&mut judge, start_ms, &entry, &mut out);
+            }
         }
         produced.extend(out.take());
+    }
+    if let Some(link) = live {
+        link.close().await;
     }
 
     match spectate {

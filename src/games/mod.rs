@@ -28,6 +28,7 @@ pub mod openings;
 pub mod params;
 pub mod picture;
 pub mod position;
+pub mod program;
 pub mod roshambo;
 pub mod royalur;
 pub mod tictactoe;
@@ -310,6 +311,9 @@ pub enum Reason {
     Illegal,
     Protocol,
     Limit,
+    /// The referee program failed (crashed, hung, broke its protocol): the game counts for no
+    /// one.
+    Referee,
 }
 
 impl From<FaultKind> for Reason {
@@ -341,6 +345,7 @@ impl Reason {
             Reason::Illegal => "illegal",
             Reason::Protocol => "protocol",
             Reason::Limit => "limit",
+            Reason::Referee => "referee",
         }
     }
 }
@@ -396,6 +401,9 @@ pub enum Step {
     Done,
     /// The line was refused but the seat may try again within the same deadline (dama's retries).
     Retry,
+    /// The line was taken, and the same move goes on: more lines are due within the same
+    /// deadline (a referee program's `###Output i n` with n above 1).
+    More,
 }
 
 /// One match of a game, driven by the referee.
@@ -427,6 +435,12 @@ pub trait Game: Send + Sync {
 
     /// The game as it stands, for the report's viewer.
     fn picture(&self) -> picture::Picture;
+
+    /// For a game whose rules run in a referee program, its side of that program's protocol:
+    /// the referee loop hears the program for it. `None` for the games arena plays itself.
+    fn program(&mut self) -> Option<&mut program::ProgramGame> {
+        None
+    }
 }
 
 /// Who plays, with which seed and time limit: what a game may need besides its parameters.
@@ -509,6 +523,9 @@ impl GameInfo {
             .iter()
             .map(|(n, _)| format!("builtin:{n}"))
             .collect();
+        if known.is_empty() {
+            return Err(format!("{} has no built-in bots", self.name));
+        }
         Err(format!(
             "{} has no built-in bot '{name}' (it has: {})",
             self.name,
@@ -523,7 +540,11 @@ impl GameInfo {
         text.push_str(
             "\n\n## Game parameters\n\nSet with `-a key=value` (duel) or `[params]` (spec).\n\n",
         );
-        text.push_str("| parameter | default | bounds | meaning |\n|---|---|---|---|\n");
+        if self.params.is_empty() {
+            text.push_str("This game takes none.\n");
+        } else {
+            text.push_str("| parameter | default | bounds | meaning |\n|---|---|---|---|\n");
+        }
         for p in self.params {
             text.push_str(&format!(
                 "| `{}` | {} | {} | {} |\n",
@@ -548,6 +569,9 @@ impl GameInfo {
             );
         }
         text.push_str("\n## Built-in bots\n\n");
+        if self.builtins.is_empty() {
+            text.push_str("None.\n");
+        }
         for (name, help) in self.builtins {
             text.push_str(&format!("- `builtin:{name}`: {help}\n"));
         }
@@ -570,14 +594,20 @@ pub static ALL: &[&GameInfo] = &[
     &nim::INFO,
 ];
 
+/// The game called `name`: one of [`ALL`], or `referee` for the games a referee program plays.
 pub fn find(name: &str) -> Option<&'static GameInfo> {
-    ALL.iter().copied().find(|g| g.name == name)
+    let program: &'static GameInfo = &program::INFO;
+    ALL.iter()
+        .copied()
+        .chain(std::iter::once(program))
+        .find(|g| g.name == name)
 }
 
 /// The game called `name`; the error names the games there are.
 pub fn find_game(name: &str) -> Result<&'static GameInfo, String> {
     find(name).ok_or_else(|| {
-        let known: Vec<_> = ALL.iter().map(|g| g.name).collect();
+        let program = program::INFO.name;
+        let known: Vec<_> = ALL.iter().map(|g| g.name).chain([program]).collect();
         format!("unknown game '{name}' (known: {})", known.join(", "))
     })
 }

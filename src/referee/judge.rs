@@ -27,6 +27,8 @@ pub struct Judge {
     game: Box<dyn Game>,
     faults: [Option<Fault>; 2],
     first_fault: Option<Seat>,
+    /// The referee program's failure, which ends the game for no one's fault.
+    referee_fault: Option<Fault>,
 }
 
 impl Judge {
@@ -35,6 +37,7 @@ impl Judge {
             game,
             faults: [None, None],
             first_fault: None,
+            referee_fault: None,
         }
     }
 
@@ -48,6 +51,9 @@ impl Judge {
 
     /// Seats to read from now: those the game waits for, less any that failed.
     pub fn awaiting(&self) -> [bool; 2] {
+        if self.referee_fault.is_some() {
+            return [false; 2];
+        }
         let a = self.game.awaiting();
         [
             a[0] && self.faults[0].is_none(),
@@ -65,6 +71,43 @@ impl Judge {
 
     pub fn fault_of(&self, seat: Seat) -> Option<&Fault> {
         self.faults[seat].as_ref()
+    }
+
+    /// Whether the game waits for its referee program's next line.
+    pub fn wants_referee(&mut self) -> bool {
+        self.referee_fault.is_none()
+            && self.first_fault.is_none()
+            && self.game.program().is_some_and(|p| p.wants_referee())
+    }
+
+    /// The lines to write to the referee program before it is heard next.
+    pub fn take_for_referee(&mut self) -> Vec<String> {
+        self.game
+            .program()
+            .map(|p| p.take_for_referee())
+            .unwrap_or_default()
+    }
+
+    /// Give a line of the referee program's to the game; a line that breaks the protocol
+    /// becomes the referee's failure, returned to be logged.
+    pub fn referee_line(&mut self, line: &str, out: &mut Outbox) -> Result<(), Fault> {
+        let Some(program) = self.game.program() else {
+            return Ok(());
+        };
+        program.on_referee_line(line, out).map_err(|why| {
+            let f = Fault::protocol(format!("broke the protocol: {why}"));
+            self.referee_failed(f.clone());
+            f
+        })
+    }
+
+    /// Record the referee program's failure (once): the game is over, and counts for no one.
+    pub fn referee_failed(&mut self, fault: Fault) {
+        self.referee_fault.get_or_insert(fault);
+    }
+
+    pub fn referee_fault(&self) -> Option<&Fault> {
+        self.referee_fault.as_ref()
     }
 
     /// Give a line to the game; a refused line becomes the seat's fault.
@@ -90,6 +133,19 @@ impl Judge {
     /// otherwise the game's own outcome.
     pub fn verdict(&self) -> Verdict {
         let plies = self.game.plies();
+        // A player's failure came first (the referee is not heard after one): it decides.
+        if let (Some(fault), None) = (&self.referee_fault, self.first_fault) {
+            return Verdict {
+                scores: [0.0; 2],
+                winner: None,
+                reason: Reason::Referee,
+                plies,
+                detail: Some(format!("the referee {}", fault.detail)),
+                faulted: None,
+                cause: Some(fault.cause),
+                at_move: None,
+            };
+        }
         if let Some(first) = self.first_fault {
             let fault = self.faults[first].as_ref().expect("recorded");
             let both = self.faults[first.other()].is_some();

@@ -41,6 +41,20 @@ pub struct Header {
     /// The position the game started from, when not the usual start (an opening).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening: Option<String>,
+    /// The referee program that played the game, for a game of `referee`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee: Option<RefereeInfo>,
+}
+
+/// A referee program as a log records it: enough to start it again for `arena replay`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RefereeInfo {
+    /// The command as it was given.
+    pub command: String,
+    /// The program and its arguments, paths made absolute.
+    pub argv: Vec<String>,
+    pub timeout: f64,
+    pub startup_timeout: f64,
 }
 
 /// The games' clock at `t` microseconds into a game that started at `start_ms`.
@@ -88,6 +102,28 @@ pub enum Entry<'a> {
         exit: usize,
         status: Cow<'a, str>,
     },
+    /// A line arena wrote to the referee program.
+    ToReferee {
+        t: u64,
+        to_referee: Cow<'a, str>,
+    },
+    /// A line the referee program wrote.
+    FromReferee {
+        t: u64,
+        referee: Cow<'a, str>,
+    },
+    /// The referee program failed: the game counts for no one.
+    RefereeFault {
+        t: u64,
+        referee_fault: Cow<'a, str>,
+        kind: FaultKind,
+        #[serde(skip_serializing_if = "is_refused")]
+        cause: Cause,
+    },
+    RefereeExit {
+        t: u64,
+        referee_exit: Cow<'a, str>,
+    },
     Result {
         result: serde_json::Value,
     },
@@ -111,6 +147,10 @@ struct Keys {
     at_move: Option<u32>,
     exit: Option<usize>,
     status: Option<String>,
+    to_referee: Option<String>,
+    referee: Option<String>,
+    referee_fault: Option<String>,
+    referee_exit: Option<String>,
     result: Option<serde_json::Value>,
 }
 
@@ -175,6 +215,42 @@ impl<'de> Deserialize<'de> for Entry<'_> {
                 t,
                 exit,
                 status: status.into(),
+            },
+            Keys {
+                t: Some(t),
+                to_referee: Some(line),
+                ..
+            } => Entry::ToReferee {
+                t,
+                to_referee: line.into(),
+            },
+            Keys {
+                t: Some(t),
+                referee: Some(line),
+                ..
+            } => Entry::FromReferee {
+                t,
+                referee: line.into(),
+            },
+            Keys {
+                t: Some(t),
+                referee_fault: Some(detail),
+                kind: Some(kind),
+                cause,
+                ..
+            } => Entry::RefereeFault {
+                t,
+                referee_fault: detail.into(),
+                kind,
+                cause: cause.unwrap_or_default(),
+            },
+            Keys {
+                t: Some(t),
+                referee_exit: Some(status),
+                ..
+            } => Entry::RefereeExit {
+                t,
+                referee_exit: status.into(),
             },
             Keys {
                 result: Some(result),
@@ -292,6 +368,42 @@ impl GameLog {
             t,
             exit: seat.index(),
             status: Cow::Borrowed(status),
+        });
+    }
+
+    pub fn to_referee(&mut self, line: &str) {
+        let t = self.micros();
+        self.write(&Entry::ToReferee {
+            t,
+            to_referee: Cow::Borrowed(line),
+        });
+    }
+
+    /// Returns the time logged, in microseconds since the start.
+    pub fn from_referee(&mut self, line: &str) -> u64 {
+        let t = self.micros();
+        self.write(&Entry::FromReferee {
+            t,
+            referee: Cow::Borrowed(line),
+        });
+        t
+    }
+
+    pub fn referee_fault(&mut self, fault: &Fault) {
+        let t = self.micros();
+        self.write(&Entry::RefereeFault {
+            t,
+            referee_fault: Cow::Borrowed(&fault.detail),
+            kind: fault.kind,
+            cause: fault.cause,
+        });
+    }
+
+    pub fn referee_exit(&mut self, status: &str) {
+        let t = self.micros();
+        self.write(&Entry::RefereeExit {
+            t,
+            referee_exit: Cow::Borrowed(status),
         });
     }
 
@@ -442,8 +554,8 @@ impl<'a> Recorded<'a> {
     }
 }
 
-/// Give one logged entry to the judge as the referee did: a bot's line or a failure, at the
-/// logged time. Returns whether the entry was one of those.
+/// Give one logged entry to the judge as the referee did: a bot's line or a failure, or a line or
+/// failure of a referee program, at the logged time. Returns whether the entry was one of those.
 pub fn apply(judge: &mut super::Judge, start_ms: u64, entry: &Entry, out: &mut Outbox) -> bool {
     match entry {
         Entry::Received { t, from, line } => {
@@ -472,6 +584,20 @@ pub fn apply(judge: &mut super::Judge, start_ms: u64, entry: &Entry, out: &mut O
             judge.fault(seat, f, out);
             true
         }
+        Entry::FromReferee { t, referee } => {
+            out.now_ms = clock(start_ms, *t);
+            let _ = judge.referee_line(referee, out);
+            true
+        }
+        Entry::RefereeFault {
+            referee_fault,
+            kind,
+            cause,
+            ..
+        } => {
+            judge.referee_failed(Fault::new(*kind, referee_fault.to_string()).because(*cause));
+            true
+        }
         _ => false,
     }
 }
@@ -492,6 +618,7 @@ mod tests {
             startup_timeout: 1.0,
             arena: String::new(),
             opening: None,
+            referee: None,
         }
     }
 
@@ -536,6 +663,24 @@ mod tests {
                 t: 5,
                 exit: 0,
                 status: line("exited with status 0"),
+            },
+            Entry::ToReferee {
+                t: 6,
+                to_referee: line("###Start 2"),
+            },
+            Entry::FromReferee {
+                t: 7,
+                referee: line("###Output 0 1"),
+            },
+            Entry::RefereeFault {
+                t: 8,
+                referee_fault: line("timed out after 10 s"),
+                kind: FaultKind::Timeout,
+                cause: Cause::Late,
+            },
+            Entry::RefereeExit {
+                t: 9,
+                referee_exit: line("exited with status 1"),
             },
             Entry::Result {
                 result: serde_json::json!({"scores": [1.0, 0.0]}),

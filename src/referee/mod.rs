@@ -20,11 +20,14 @@ use crate::games::{
 
 pub mod judge;
 pub mod log;
+pub mod program;
 mod setup;
 
 pub use judge::{Judge, Verdict};
-use log::{GameLog, Header, PlayerInfo, clock};
-pub use setup::{MatchOptions, SETUP_ATTEMPTS, SETUP_PAUSE, play_retrying};
+use log::{GameLog, Header, PlayerInfo, RefereeInfo, clock};
+use program::Link;
+use program::RefereeProgram;
+pub use setup::{MatchOptions, RefereeArgs, SETUP_ATTEMPTS, SETUP_PAUSE, play_retrying};
 
 pub struct Player {
     pub name: String,
@@ -48,6 +51,8 @@ pub struct MatchSetup {
     pub ponder: bool,
     /// The position the game starts from, in the game's own format; `None` for the usual start.
     pub opening: Option<String>,
+    /// The program that referees a game of `referee` (`games::program`).
+    pub referee: Option<RefereeProgram>,
 }
 
 /// One finished game, as `--json` prints it and the tables record it.
@@ -75,8 +80,12 @@ impl GameRecord {
             self.verdict.reason.as_str(),
             self.verdict.plies
         );
-        if let (Some(seat), Some(detail)) = (self.verdict.faulted, &self.verdict.detail) {
-            line.push_str(&format!(": {} {detail}", self.players[seat]));
+        match (self.verdict.faulted, &self.verdict.detail) {
+            (Some(seat), Some(detail)) => {
+                line.push_str(&format!(": {} {detail}", self.players[seat]))
+            }
+            (None, Some(detail)) => line.push_str(&format!(": {detail}")),
+            _ => {}
         }
         line
     }
@@ -335,33 +344,44 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         startup_timeout: setup.startup_timeout.as_secs_f64(),
         arena: env!("CARGO_PKG_VERSION").to_string(),
         opening: setup.opening.clone(),
+        referee: setup.referee.as_ref().map(|r| RefereeInfo {
+            command: r.bot.label.clone(),
+            argv: match &r.bot.command {
+                BotCommand::Program(argv) => argv.clone(),
+                _ => Vec::new(),
+            },
+            timeout: r.timeout.as_secs_f64(),
+            startup_timeout: r.startup_timeout.as_secs_f64(),
+        }),
     };
     let start_ms = header.start_ms;
     let (log, again) = GameLog::create(&setup.log_path, header)?;
     if again {
         // Made at a bot's first byte: one left by the last attempt at this game must not pass
         // for what this one's bots said.
-        for seat in Seat::BOTH {
-            let _ = std::fs::remove_file(stderr_path(&setup.log_path, seat));
+        for path in stderr_paths(&setup.log_path) {
+            let _ = std::fs::remove_file(path);
         }
     }
     let started = Instant::now();
-    let (seat0, seat1) = tokio::join!(
+    let (seat0, seat1, referee) = tokio::join!(
         open_seat(&setup, Seat::First),
-        open_seat(&setup, Seat::Second)
+        open_seat(&setup, Seat::Second),
+        open_referee(&setup)
     );
     // A seat that did start is closed (its bot killed) when dropped here.
-    let ((s0, f0), (s1, f1)) = match (seat0, seat1) {
-        (Ok(a), Ok(b)) => (a, b),
-        (seat0, seat1) => {
-            let e = [seat0, seat1]
+    let ((s0, f0), (s1, f1), (mut referee, referee_fault)) = match (seat0, seat1, referee) {
+        (Ok(a), Ok(b), Ok(r)) => (a, b, r),
+        (seat0, seat1, referee) => {
+            let e = [seat0.err(), seat1.err(), referee.err()]
                 .into_iter()
-                .find_map(|s| s.err())
+                .flatten()
+                .next()
                 .expect("a seat failed");
             // Not played: nothing of it may pass for a game. Without its log, a resume would
             // not know to clear what a bot that did start wrote on its stderr meanwhile.
             drop(log);
-            for path in Seat::BOTH.map(|seat| stderr_path(&setup.log_path, seat)) {
+            for path in stderr_paths(&setup.log_path) {
                 let _ = std::fs::remove_file(path);
             }
             let _ = std::fs::remove_file(&setup.log_path);
@@ -393,15 +413,30 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
             wire.deliver(&mut out, &mut seats).await;
         }
     }
+    if let Some(f) = referee_fault {
+        wire.log.referee_fault(&f);
+        judge.referee_failed(f);
+    }
 
-    while !judge.is_over() {
+    loop {
+        // A referee program speaks between the players' moves, one line at a time, each
+        // delivered before the next is read.
+        if let Some(link) = referee.as_mut().filter(|_| judge.wants_referee()) {
+            hear_referee(link, &mut judge, &mut wire, &mut out, start_ms).await;
+            freeze_idle(&mut seats, judge.awaiting(), &setup);
+            wire.deliver(&mut out, &mut seats).await;
+            continue;
+        }
+        if judge.is_over() {
+            break;
+        }
         let (seat, heard) = next_line(&mut seats, judge.awaiting(), &judge, &setup, true).await;
         take_line(&mut judge, &mut seats, &mut wire, &mut out, seat, heard, start_ms);
         // Where both seats move at once, the other's line is often there already: taken now,
         // the seat that answered first need not be stopped and started again for nothing (two
         // writes to its cgroup, and its read restarted), which is most of a round's cost. Only
         // while nothing is to be sent: a seat's wait starts when its prompt is written.
-        while !judge.is_over() && out.msgs.is_empty() {
+        while !judge.is_over() && !judge.wants_referee() && out.msgs.is_empty() {
             let ready = next_line(&mut seats, judge.awaiting(), &judge, &setup, false);
             let Some((seat, heard)) = ready.now_or_never() else {
                 break;
@@ -416,13 +451,24 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
 
     let verdict = judge.verdict();
     let [a, b] = seats;
-    let ((e0, c0), (e1, c1)) = tokio::join!(close(a.io), close(b.io));
+    let ((e0, c0), (e1, c1), (er, cr)) = tokio::join!(close(a.io), close(b.io), async {
+        match referee {
+            Some(link) => {
+                let (how, capture) = link.close().await;
+                (Some(how).filter(|s| !s.is_empty()), Some(capture))
+            }
+            None => (None, None),
+        }
+    });
     // Whatever escaped the bots' process groups and was re-parented to arena goes too.
     crate::bot::reaper::sweep();
     for (seat, status) in Seat::BOTH.into_iter().zip([e0, e1]) {
         if let Some(status) = status {
             wire.log.exit(seat, &status);
         }
+    }
+    if let Some(status) = er {
+        wire.log.referee_exit(&status);
     }
     let record = GameRecord {
         game: setup.game.name.to_string(),
@@ -437,7 +483,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         record,
         log: wire.log,
         result,
-        captures: [c0, c1].into_iter().flatten().collect(),
+        captures: [c0, c1, cr].into_iter().flatten().collect(),
     })
 }
 
@@ -459,7 +505,7 @@ fn take_line(
                     seats[seat].moves += 1;
                     seats[seat].turn_start = None;
                 }
-                Ok(Step::Retry) => {}
+                Ok(Step::Retry | Step::More) => {}
                 Err(f) => {
                     wire.log.fault(seat, &f);
                 }
@@ -469,6 +515,63 @@ fn take_line(
             out.now_ms = clock(start_ms, wire.log.fault(seat, &f));
             judge.fault(seat, f, out);
         }
+    }
+}
+
+/// Every stderr capture a game may leave beside its log: each seat's, and a referee program's.
+fn stderr_paths(log_path: &std::path::Path) -> [PathBuf; 3] {
+    [
+        stderr_path(log_path, Seat::First),
+        stderr_path(log_path, Seat::Second),
+        program::stderr_path(log_path),
+    ]
+}
+
+/// The game's referee program started, or the fault that kept it from starting (the game then
+/// counts for no one); an error when arena could not start it.
+async fn open_referee(
+    setup: &MatchSetup,
+) -> std::result::Result<(Option<Link>, Option<Fault>), String> {
+    let Some(program) = &setup.referee else {
+        return Ok((None, None));
+    };
+    let limits = IoLimits {
+        framing: crate::games::Framing::Lines,
+        ..setup.limits
+    };
+    let stderr = program::stderr_path(&setup.log_path);
+    match Link::spawn(program, &stderr, limits).await {
+        Ok(link) => Ok((Some(link), None)),
+        Err(StartError::Bot(f)) => Ok((None, Some(f))),
+        Err(StartError::Arena(e)) => Err(e),
+    }
+}
+
+/// Write the referee program what it is owed (the players' lines) and hear its next line; a
+/// line that breaks its protocol, or no line in time, is its failure.
+async fn hear_referee(
+    link: &mut Link,
+    judge: &mut Judge,
+    wire: &mut Wire<'_>,
+    out: &mut Outbox,
+    start_ms: u64,
+) {
+    let lines = judge.take_for_referee();
+    for l in &lines {
+        wire.log.to_referee(l);
+    }
+    let failed = match link.ask(&lines).await {
+        Ok(line) => {
+            out.now_ms = clock(start_ms, wire.log.from_referee(&line));
+            judge.referee_line(&line, out).err()
+        }
+        Err(f) => {
+            judge.referee_failed(f.clone());
+            Some(f)
+        }
+    };
+    if let Some(f) = failed {
+        wire.log.referee_fault(&f);
     }
 }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::{GameRecord, MatchSetup, play};
 use crate::error::{Error, Result};
 use crate::games::{self, GameInfo, Params};
+use crate::referee::program::RefereeProgram;
 
 /// How many times a game is set up before arena gives it up, and the pause between: a machine
 /// out of processes or memory for a moment, or a sandbox that failed once, is worth a retry.
@@ -38,17 +39,69 @@ pub struct MatchOptions {
     pub params: Params,
     pub timeout: Duration,
     pub startup_timeout: Duration,
+    /// The referee program of a game of `referee`.
+    pub referee: Option<RefereeProgram>,
+}
+
+/// `--referee CMD` and its times, as given.
+#[derive(Clone, Default)]
+pub struct RefereeArgs {
+    pub command: Option<String>,
+    pub timeout: Option<f64>,
+    pub startup_timeout: Option<f64>,
 }
 
 impl MatchOptions {
-    /// The game called `game` with `key=value` parameters, and times in seconds (the game's
-    /// own when `None`). Errors name the option at fault as `flags` spell it.
+    /// The game called `game` (or, with a referee program and no game, `referee`) with
+    /// `key=value` parameters, and times in seconds (the game's own when `None`). Errors name
+    /// the option at fault as the flags spell it.
     pub fn resolve(
-        game: &str,
+        game: Option<&str>,
         pairs: &[String],
         timeout: Option<f64>,
         startup_timeout: Option<f64>,
+        referee: &RefereeArgs,
     ) -> std::result::Result<MatchOptions, String> {
+        let referee = match &referee.command {
+            None if referee.timeout.is_some() || referee.startup_timeout.is_some() => {
+                return Err(
+                    "--referee-timeout and --referee-startup-timeout need --referee".into(),
+                );
+            }
+            None => None,
+            Some(cmd) => {
+                let base = std::env::current_dir()
+                    .map_err(|e| format!("reading the current directory: {e}"))?;
+                Some(
+                    RefereeProgram::new(
+                        cmd,
+                        &base,
+                        referee.timeout,
+                        referee.startup_timeout,
+                        ["--referee-timeout", "--referee-startup-timeout"],
+                    )
+                    .map_err(|e| format!("--referee: {e}"))?,
+                )
+            }
+        };
+        let program = &crate::games::program::INFO;
+        let game = match (game, &referee) {
+            (None, Some(_)) => program.name,
+            (Some(g), Some(_)) if g != program.name => {
+                return Err(format!(
+                    "--referee plays the game its program referees: leave out --game {g}"
+                ));
+            }
+            (Some(g), None) if g == program.name => {
+                return Err(
+                    "the game 'referee' is played by a referee program: give it with \
+                     --referee CMD"
+                        .into(),
+                );
+            }
+            (Some(g), _) => g,
+            (None, None) => return Err("give the game to play with --game GAME".into()),
+        };
         let game = games::find_game(game)?;
         let params = game
             .resolve_params(Params::parse_pairs(pairs)?)
@@ -61,6 +114,7 @@ impl MatchOptions {
             params,
             timeout: time("--timeout", timeout, game.timeout)?,
             startup_timeout: time("--startup-timeout", startup_timeout, game.startup_timeout)?,
+            referee,
         })
     }
 }

@@ -32,6 +32,9 @@ pub struct GameView {
     pub frames: Vec<Frame>,
     /// The end of each seat's stderr.
     pub stderr: [String; 2],
+    /// The end of a referee program's stderr, for a game one played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub referee_stderr: Option<String>,
 }
 
 fn quote(line: &str) -> String {
@@ -81,6 +84,7 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
     let mut said: Vec<String> = Vec::new();
     for (_, entry) in &entries {
         let failed = Seat::BOTH.map(|s| judge.has_failed(s));
+        let referee_failed = judge.referee_fault().is_some();
         if !apply(&mut judge, header.start_ms, entry, &mut out) {
             continue;
         }
@@ -90,15 +94,20 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
                 said.push(format!("{}: {}", names[*from], quote(line)));
                 *t
             }
-            Entry::Fault { t, .. } => *t,
+            Entry::FromReferee { t, referee } => {
+                said.push(format!("referee: {}", quote(referee)));
+                *t
+            }
+            Entry::Fault { t, .. } | Entry::RefereeFault { t, .. } => *t,
             _ => unreachable!("apply takes only lines and failures"),
         };
+        let referee_fault = judge.referee_fault().filter(|_| !referee_failed);
         let newly_failed = Seat::BOTH
             .into_iter()
             .find(|&s| !failed[s] && judge.has_failed(s));
         let picture = judge.game().picture();
         let changed = frames.last().is_none_or(|f| f.picture != picture);
-        if !changed && newly_failed.is_none() {
+        if !changed && newly_failed.is_none() && referee_fault.is_none() {
             continue;
         }
         let mut caption = said.join("  ·  ");
@@ -115,22 +124,36 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
                 fault.detail
             ));
         }
+        if let Some(fault) = referee_fault {
+            if !caption.is_empty() {
+                caption.push_str("  ·  ");
+            }
+            caption.push_str(&format!(
+                "the referee failed ({}): {}",
+                fault.kind.as_str(),
+                fault.detail
+            ));
+        }
         frames.push(Frame {
             picture,
             caption,
             ms: t / 1000,
         });
     }
+    let tail = |path: &Path| {
+        if has_stderr(path) {
+            stderr_tail(path)
+        } else {
+            String::new()
+        }
+    };
     Ok(GameView {
         frames,
-        stderr: Seat::BOTH.map(|s| {
-            let path = stderr_path(log, s);
-            if has_stderr(&path) {
-                stderr_tail(&path)
-            } else {
-                String::new()
-            }
-        }),
+        stderr: Seat::BOTH.map(|s| tail(&stderr_path(log, s))),
+        referee_stderr: header
+            .referee
+            .is_some()
+            .then(|| tail(&crate::referee::program::stderr_path(log))),
     })
 }
 

@@ -60,6 +60,11 @@ impl GameRow {
         [&self.seat0, &self.seat1]
     }
 
+    /// Whether the game counts for its players: not when its referee program failed.
+    pub fn counts(&self) -> bool {
+        self.reason != Reason::Referee
+    }
+
     /// The seats whose failure decided the game (a failed seat scores 0 against a 1, or both 0).
     pub fn failed(&self) -> [bool; 2] {
         if !self.reason.is_fault() {
@@ -242,7 +247,7 @@ pub fn name_index(names: &[String]) -> BTreeMap<&str, usize> {
 pub fn game_scores(index: &BTreeMap<&str, usize>, rows: &[GameRow]) -> Vec<GameScore> {
     rows.iter()
         // A game both players lost tells nothing about who is stronger.
-        .filter(|row| row.score0 + row.score1 == 1.0)
+        .filter(|row| row.score0 + row.score1 == 1.0 && row.counts())
         .map(|row| GameScore {
             a: index[row.seat0.as_str()],
             b: index[row.seat1.as_str()],
@@ -275,7 +280,7 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
             marked: String::new(),
         })
         .collect();
-    for row in rows {
+    for row in rows.iter().filter(|r| r.counts()) {
         let seats = [index[row.seat0.as_str()], index[row.seat1.as_str()]];
         let points = [row.score0, row.score1];
         let failed = row.failed();
@@ -377,7 +382,7 @@ pub type Crosstable = Vec<Vec<Option<(f64, u32)>>>;
 pub fn crosstable(names: &[String], rows: &[GameRow]) -> Crosstable {
     let index = name_index(names);
     let mut cells = vec![vec![None; names.len()]; names.len()];
-    for row in rows {
+    for row in rows.iter().filter(|r| r.counts()) {
         let (a, b) = (index[row.seat0.as_str()], index[row.seat1.as_str()]);
         for (me, them, pts) in [(a, b, row.score0), (b, a, row.score1)] {
             let c: &mut (f64, u32) = cells[me][them].get_or_insert_default();
@@ -425,7 +430,7 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
         .map(String::from),
     );
     w.write_record(&header).expect("in memory");
-    let mut ordered: Vec<&GameRow> = rows.iter().collect();
+    let mut ordered: Vec<&GameRow> = rows.iter().filter(|r| r.counts()).collect();
     ordered.sort_by_key(|r| r.id);
     for student in students {
         let mut against = vec![(0.0f64, 0u32); references.len()];

@@ -106,13 +106,17 @@ pub struct Spec {
     pub bots: Vec<Entrant>,
     /// `None`: every game from the usual start.
     pub openings: Option<Openings>,
+    /// `[referee]`: the program that plays a game of `referee`.
+    pub referee: Option<crate::referee::program::RefereeProgram>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
     name: Spanned<String>,
-    game: Spanned<String>,
+    /// Absent with a `[referee]`: its game is `referee`.
+    game: Option<Spanned<String>>,
+    referee: Option<Spanned<RawReferee>>,
     #[serde(default)]
     format: Option<Spanned<Format>>,
     games_per_pairing: Option<Spanned<u32>>,
@@ -153,6 +157,59 @@ struct RawBot {
     /// Overrides the tournament's limits for this bot, field by field.
     #[serde(default)]
     limits: Limits,
+}
+
+/// `[referee]`: a referee program and its own deadlines.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReferee {
+    command: Spanned<String>,
+    players: Option<Spanned<i64>>,
+    timeout: Option<Spanned<f64>>,
+    startup_timeout: Option<Spanned<f64>>,
+    /// Its own limits: the tournament's `[limits]` are the players' (a JVM referee needs far
+    /// more address space than a bot should get).
+    #[serde(default)]
+    limits: Limits,
+}
+
+/// The spec's `[referee]`, checked: its program exists and its times are in bounds.
+fn referee_of(
+    src: &Source,
+    raw: &Spanned<RawReferee>,
+    base: &Path,
+) -> Result<crate::referee::program::RefereeProgram> {
+    use crate::games::program::PLAYERS;
+    use crate::referee::program::RefereeProgram;
+    let r = raw.get_ref();
+    if let Some(p) = &r.players
+        && *p.get_ref() != PLAYERS as i64
+    {
+        return Err(src.at(
+            Some(p.span()),
+            format!(
+                "referee: players = {}: arena plays referee games of {PLAYERS} players only \
+                 (its seats, schedules and ratings are for two)",
+                p.get_ref()
+            ),
+        ));
+    }
+    for (key, value) in [
+        ("timeout", &r.timeout),
+        ("startup_timeout", &r.startup_timeout),
+    ] {
+        seconds(src, value, 1.0, &format!("referee {key}"))?;
+    }
+    let mut program = RefereeProgram::new(
+        r.command.get_ref(),
+        base,
+        r.timeout.as_ref().map(|t| *t.get_ref()),
+        r.startup_timeout.as_ref().map(|t| *t.get_ref()),
+        ["timeout", "startup_timeout"],
+    )
+    .map_err(|e| src.at(Some(r.command.span()), format!("referee: {e}")))?;
+    program.bot.limits = r.limits;
+    Ok(program)
 }
 
 /// Where in the file, for messages: `path:line:column`.
@@ -259,8 +316,38 @@ impl Spec {
 
         check_name(raw.name.get_ref())
             .map_err(|e| src.at(Some(raw.name.span()), format!("name {e}")))?;
-        let game =
-            games::find_game(raw.game.get_ref()).map_err(|e| src.at(Some(raw.game.span()), e))?;
+        let program = &crate::games::program::INFO;
+        let referee = match &raw.referee {
+            Some(r) => Some(referee_of(&src, r, &base)?),
+            None => None,
+        };
+        let game = match (&raw.game, &raw.referee) {
+            (Some(g), Some(_)) if g.get_ref() != program.name => {
+                return Err(src.at(
+                    Some(g.span()),
+                    format!(
+                        "game = \"{}\": a spec with [referee] plays the game its program \
+                         referees; leave out game",
+                        g.get_ref()
+                    ),
+                ));
+            }
+            (Some(g), None) if g.get_ref() == program.name => {
+                return Err(src.at(
+                    Some(g.span()),
+                    "game = \"referee\" is played by a referee program: add a [referee] with \
+                     its command",
+                ));
+            }
+            (Some(g), _) => games::find_game(g.get_ref()).map_err(|e| src.at(Some(g.span()), e))?,
+            (None, Some(_)) => program,
+            (None, None) => {
+                return Err(src.at(
+                    Some(0..0),
+                    "missing field `game` (or a [referee] with the command of a referee program)",
+                ));
+            }
+        };
         let format = raw
             .format
             .as_ref()
@@ -513,6 +600,7 @@ impl Spec {
             params,
             bots,
             openings,
+            referee,
         })
     }
 }

@@ -1026,5 +1026,6 @@ fn setup(spec: &Spec, dir: &Path, job: &Job) -> MatchSetup {
             .openings
             .as_ref()
             .map(|o| o.book.opening(job.planned.pair)),
+        referee: spec.referee.clone(),
     }
 }

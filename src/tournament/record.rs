@@ -97,6 +97,10 @@ pub struct Record {
     /// the usual start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openings: Option<Openings>,
+    /// The referee program's command, as the spec gives it, for a game of `referee`: another
+    /// program is another game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee: Option<String>,
 }
 
 /// The openings a folder's games were played with. The file's positions themselves, not its
@@ -162,6 +166,7 @@ impl Record {
                 .collect(),
             cycles: Vec::new(),
             openings: Openings::of(spec),
+            referee: spec.referee.as_ref().map(|r| r.bot.label.clone()),
         }
     }
 
@@ -276,6 +281,8 @@ impl Record {
             format!("[{}]", all.join(", "))
         };
         differ("game", self.game.clone(), now.game.clone());
+        let program = |r: &Record| r.referee.clone().unwrap_or("none".into());
+        differ("[referee] command", program(self), program(now));
         // Another game's parameters differ as a matter of course: the game says it all.
         let keys: BTreeSet<&String> = self.params.keys().chain(now.params.keys()).collect();
         for key in keys.into_iter().filter(|_| self.game == now.game) {
@@ -454,6 +461,7 @@ mod tests {
             bots: bots(&["a", "b"]),
             cycles,
             openings: None,
+            referee: None,
         }
     }
 

@@ -160,6 +160,7 @@ impl Duel {
                 .book
                 .as_ref()
                 .map(|b| b.opening(crate::schedule::pair_of_game(i as u32))),
+            referee: self.matched.referee.clone(),
         })
         .await;
         if let Some(sink) = sink {

@@ -249,6 +249,7 @@ async function openGame(id) {
   $("v-board").textContent = "";
   $("v-notes").textContent = "";
   for (const s of [0, 1]) { $(`v-err-${s}`).textContent = ""; $(`v-err-title-${s}`).textContent = "stderr"; }
+  $("v-err-box-2").hidden = true;
   const i = D.games.findIndex((g) => g[0] === id);
   if (i < 0) { $("v-title").textContent = `There is no game ${id} in this report.`; $("v-caption").textContent = ""; return; }
   const g = D.games[i];
@@ -271,6 +272,11 @@ async function openGame(id) {
   for (const s of [0, 1]) {
     $(`v-err-title-${s}`).textContent = `stderr of ${names[s]} (seat ${s})`;
     $(`v-err-${s}`).textContent = view.stderr[s] || "(nothing)";
+  }
+  // A game played by a referee program: its stderr too.
+  if (view.referee_stderr !== undefined) {
+    $("v-err-2").textContent = view.referee_stderr || "(nothing)";
+    $("v-err-box-2").hidden = false;
   }
   const slider = $("v-slider");
   slider.max = view.frames.length - 1;

@@ -1,0 +1,585 @@
+//! Games whose rules run in a program of their own: a referee program speaking
+//! cg-brutaltester's "old mode" protocol (its `OldGameThread`), so that the referees written for
+//! CodinGame's contest games run under arena unchanged.
+//!
+//! arena writes `###Seed N` and `###Start P` to the referee, then reads its lines:
+//! `###Input i` and the lines up to the next `###` line go to player i; `###Output i n` asks
+//! player i for n lines, which go back to the referee; `###Error i text` notes a player's error;
+//! `###End r1 r2 ...` ends the game with the players' ranks.
+//!
+//! This is the protocol side, a [`Game`] like any other ([`ProgramGame`]): a state machine over
+//! lines that never does I/O. The one referee loop hears the players as for every game, and hears
+//! the referee program (started by `referee::program`) whenever the game
+//! [wants it](ProgramGame::wants_referee), so deadlines, freezing, logs and failures are the
+//! loop's own. A log holds the referee's lines too: replaying them through this state machine
+//! rebuilds the game without the program.
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::games::picture::{Board, Picture};
+use crate::games::{
+    Draw, Fault, Framing, Game, GameInfo, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat,
+    Seating, Step,
+};
+
+/// The players a referee game is for: arena's seats, schedules and ratings are built for two.
+pub const PLAYERS: usize = 2;
+
+/// The most lines one `###Output` may ask a player for: far beyond any contest game's turn, and
+/// a bound on what a broken referee can make arena wait for.
+pub const MAX_OUTPUT_LINES: u32 = 10_000;
+
+/// The pseudo-game every referee game is recorded as: `arena games referee` describes the
+/// protocol, logs and tables name it. Not in `games::ALL`: it has no rules of its own to run
+/// the registry's suites on.
+pub static INFO: GameInfo = GameInfo {
+    name: "referee",
+    summary: "any game, played by a referee program over cg-brutaltester's protocol",
+    description: include_str!("description.md"),
+    params: &[ParamSpec {
+        name: "seed",
+        help: "`send` writes `###Seed N` before `###Start`; `omit` leaves it out, for referees \
+               that read no seed (cg-brutaltester sends one only with -s or -i)",
+        kind: ParamKind::Choice {
+            default: "send",
+            choices: &["send", "omit"],
+            before: "send",
+        },
+    }],
+    builtins: &[],
+    timeout: 1.0,
+    startup_timeout: 10.0,
+    framing: Framing::Lines,
+    create,
+    fuzz_line: |_, _| String::new(),
+    positions: None,
+    example_bots: "bots/referee",
+    short_game: &[],
+};
+
+fn create(params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
+    let mut game = ProgramGame::new(seating);
+    game.send_seed = params.text("seed") == "send";
+    Ok(Box::new(game))
+}
+
+/// One line of the referee program, read as cg-brutaltester reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `###Input i`: the lines up to the next `###` line are for player i.
+    Input(Seat),
+    /// `###Output i n`: read n lines from player i.
+    Output(Seat, u32),
+    /// `###Error i text`: player i made an error.
+    Error(Seat, String),
+    /// `###End r1 r2 ...`: each player's rank, 0 the best (equal ranks are a draw).
+    End([usize; PLAYERS]),
+}
+
+/// The player numbered by the character at `at` (cg-brutaltester reads one character there).
+fn player_at(line: &str, at: usize) -> Result<Seat, String> {
+    // `get`: a referee's line may hold any character, and `at` may fall inside one.
+    let c = line.get(at..).and_then(|rest| rest.chars().next());
+    c.and_then(|c| c.to_digit(10))
+        .and_then(|d| Seat::from_index(d as usize))
+        .ok_or_else(|| {
+            format!(
+                "'{}' names no player: the character after the command must be 0 or 1",
+                crate::games::head(line, 80)
+            )
+        })
+}
+
+/// Read a line that starts with `###`. cg-brutaltester matches the commands by prefix, reads the
+/// player of `###Input` and `###Error` from the 10th character and splits `###Output` and
+/// `###End` on single spaces; so does this.
+pub fn parse(line: &str) -> Result<Command, String> {
+    if line.starts_with("###End") {
+        return ranks(line).map(Command::End);
+    }
+    if line.starts_with("###Input") {
+        return player_at(line, 9).map(Command::Input);
+    }
+    if line.starts_with("###Error") {
+        let seat = player_at(line, 9)?;
+        let text = line.get(10..).unwrap_or("").trim().to_string();
+        return Ok(Command::Error(seat, text));
+    }
+    if line.starts_with("###Output") {
+        let parts: Vec<&str> = line.split(' ').collect();
+        let bad = || {
+            format!(
+                "'{}' is not '###Output PLAYER LINES' (such as '###Output 0 1')",
+                crate::games::head(line, 80)
+            )
+        };
+        let (Some(player), Some(count)) = (parts.get(1), parts.get(2)) else {
+            return Err(bad());
+        };
+        let seat = player
+            .parse::<usize>()
+            .ok()
+            .and_then(Seat::from_index)
+            .ok_or_else(bad)?;
+        let n = count.parse::<u32>().map_err(|_| bad())?;
+        if n > MAX_OUTPUT_LINES {
+            return Err(format!(
+                "'{line}' asks for more than {MAX_OUTPUT_LINES} lines at once"
+            ));
+        }
+        return Ok(Command::Output(seat, n));
+    }
+    Err(format!(
+        "'{}' is not a command (###Input, ###Output, ###Error or ###End)",
+        crate::games::head(line, 80)
+    ))
+}
+
+/// `###End` and its groups: each group holds the digits of the players at that rank, best
+/// first. As cg-brutaltester counts them, a player no group names has rank 0, and a group is
+/// any text between two single spaces (so two spaces make an empty group, a rank no one holds).
+fn ranks(line: &str) -> Result<[usize; PLAYERS], String> {
+    let mut ranks = [0; PLAYERS];
+    for (rank, group) in line.split(' ').skip(1).enumerate() {
+        for c in group.chars() {
+            let seat = c
+                .to_digit(10)
+                .and_then(|d| Seat::from_index(d as usize))
+                .ok_or_else(|| {
+                    format!(
+                        "'{}': '{c}' is not a player (0 or 1)",
+                        crate::games::head(line, 80)
+                    )
+                })?;
+            ranks[seat] = rank;
+        }
+    }
+    Ok(ranks)
+}
+
+/// What the referee program is doing, as far as the game can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Its next line is due; inside an `###Input` block, for that seat.
+    Referee { input: Option<Seat> },
+    /// It waits for `left` more lines of `seat`'s.
+    Player { seat: Seat, left: u32 },
+    /// It ended the game, or a player failed and it will not be heard again.
+    Over,
+}
+
+/// A referee game as the referee loop drives it: the protocol's state, the lines for the program,
+/// and the conversation so far for the viewer.
+pub struct ProgramGame {
+    names: [String; 2],
+    seed: u64,
+    /// Whether the referee is told the seed (`###Seed`) before `###Start`.
+    send_seed: bool,
+    state: State,
+    /// Lines for the referee program, to be written before it is next heard.
+    to_referee: Vec<String>,
+    ranks: Option<[usize; PLAYERS]>,
+    /// Each `###Error` the referee reported, by seat, in order.
+    errors: Vec<(Seat, String)>,
+    /// Player turns completed (`###Output`s answered in full).
+    plies: u32,
+    /// Lines heard so far in either direction, the last one for the viewer.
+    step: u32,
+    last: Option<(String, String)>,
+}
+
+impl ProgramGame {
+    pub fn new(seating: &Seating) -> ProgramGame {
+        ProgramGame {
+            names: seating.names.clone(),
+            seed: seating.seed,
+            send_seed: true,
+            state: State::Referee { input: None },
+            to_referee: Vec::new(),
+            ranks: None,
+            errors: Vec::new(),
+            plies: 0,
+            step: 0,
+            last: None,
+        }
+    }
+
+    /// The seed as the referee is told it: cg-brutaltester's seeds are Java ints from 0 to
+    /// 2^31 - 2, and referees parse them as such.
+    pub fn referee_seed(seed: u64) -> u64 {
+        seed % (i32::MAX as u64)
+    }
+
+    /// Whether the game cannot go on until the referee program is heard.
+    pub fn wants_referee(&self) -> bool {
+        matches!(self.state, State::Referee { .. })
+    }
+
+    /// The lines to write to the referee program before it is heard next.
+    pub fn take_for_referee(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.to_referee)
+    }
+
+    /// The errors the referee reported, by seat.
+    pub fn errors(&self) -> &[(Seat, String)] {
+        &self.errors
+    }
+
+    fn heard(&mut self, from: String, line: &str) {
+        self.step += 1;
+        self.last = Some((from, line.to_string()));
+    }
+
+    /// A line of the referee program's; an error says how it broke the protocol.
+    pub fn on_referee_line(&mut self, line: &str, out: &mut Outbox) -> Result<(), String> {
+        let State::Referee { input } = self.state else {
+            return Err(format!(
+                "the referee wrote '{}' while it was not its turn",
+                crate::games::head(line, 80)
+            ));
+        };
+        if !line.starts_with("###") {
+            let Some(seat) = input else {
+                return Err(format!(
+                    "'{}' is neither a command nor inside an ###Input block",
+                    crate::games::head(line, 80)
+                ));
+            };
+            self.heard(format!("referee → {}", self.names[seat]), line);
+            out.to(seat, line);
+            return Ok(());
+        }
+        self.heard("referee".into(), line);
+        self.state = match parse(line)? {
+            Command::Input(seat) => State::Referee { input: Some(seat) },
+            Command::Output(_, 0) => State::Referee { input: None },
+            Command::Output(seat, n) => State::Player { seat, left: n },
+            Command::Error(seat, text) => {
+                self.errors.push((seat, text));
+                State::Referee { input: None }
+            }
+            Command::End(ranks) => {
+                self.ranks = Some(ranks);
+                State::Over
+            }
+        };
+        Ok(())
+    }
+}
+
+impl Game for ProgramGame {
+    fn start(&mut self, _: &mut Outbox) {
+        if self.send_seed {
+            let seed = Self::referee_seed(self.seed);
+            self.to_referee.push(format!("###Seed {seed}"));
+        }
+        self.to_referee.push(format!("###Start {PLAYERS}"));
+    }
+
+    fn awaiting(&self) -> [bool; 2] {
+        match self.state {
+            State::Player { seat, .. } => [seat == Seat::First, seat == Seat::Second],
+            _ => [false; 2],
+        }
+    }
+
+    fn on_line(&mut self, seat: Seat, line: &str, _: &mut Outbox) -> Result<Step, Fault> {
+        // The loop gives lines only from an awaited seat; an edited log may give any.
+        let left = match self.state {
+            State::Player { seat: asked, left } if asked == seat => left,
+            _ => return Err(Fault::protocol("sent a line the referee did not ask for")),
+        };
+        self.heard(self.names[seat].clone(), line);
+        self.to_referee.push(line.to_string());
+        if left > 1 {
+            self.state = State::Player {
+                seat,
+                left: left - 1,
+            };
+            return Ok(Step::More);
+        }
+        self.plies += 1;
+        self.state = State::Referee { input: None };
+        Ok(Step::Done)
+    }
+
+    fn on_fault(&mut self, _: Seat, _: &Fault, _: &mut Outbox) {
+        // The player's failure decides the game; the referee is closed, not asked.
+        self.state = State::Over;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let [a, b] = self.ranks?;
+        Some(match a.cmp(&b) {
+            std::cmp::Ordering::Less => Outcome::Won(Seat::First),
+            std::cmp::Ordering::Greater => Outcome::Won(Seat::Second),
+            std::cmp::Ordering::Equal => Outcome::Drawn(Draw::Rules),
+        })
+    }
+
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    fn builtin_line(&self, _: Seat, _: &str, _: &mut ChaCha8Rng) -> String {
+        unreachable!("a referee game has no built-in bots")
+    }
+
+    /// The conversation as a table the viewer grows line by line.
+    fn picture(&self) -> Picture {
+        let row = self
+            .last
+            .as_ref()
+            .map(|(from, line)| vec![self.step.to_string(), from.clone(), line.clone()]);
+        let mut notes = vec![format!("{} turns played", self.plies)];
+        notes.extend(
+            self.errors
+                .iter()
+                .map(|(seat, text)| format!("###Error for {}: {text}", self.names[*seat])),
+        );
+        Picture {
+            board: Board::Table {
+                columns: vec!["line".into(), "from".into(), "text".into()],
+                row,
+            },
+            notes,
+        }
+    }
+
+    fn program(&mut self) -> Option<&mut ProgramGame> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Msg;
+    use Seat::{First, Second};
+
+    #[test]
+    fn commands_are_read_as_cg_brutaltester_reads_them() {
+        assert_eq!(parse("###Input 0"), Ok(Command::Input(First)));
+        assert_eq!(parse("###Input 1 extra"), Ok(Command::Input(Second)));
+        assert_eq!(parse("###Output 1 3"), Ok(Command::Output(Second, 3)));
+        assert_eq!(parse("###Output 0 0"), Ok(Command::Output(First, 0)));
+        assert_eq!(
+            parse("###Error 1 wrong move"),
+            Ok(Command::Error(Second, "wrong move".into()))
+        );
+        assert_eq!(
+            parse("###Error 0"),
+            Ok(Command::Error(First, String::new()))
+        );
+        assert_eq!(parse("###End 0 1"), Ok(Command::End([0, 1])));
+        assert_eq!(parse("###End 1 0"), Ok(Command::End([1, 0])));
+        assert_eq!(parse("###End 01"), Ok(Command::End([0, 0])));
+        assert_eq!(parse("###End 10"), Ok(Command::End([0, 0])));
+        // A player no group names has rank 0, as in cg-brutaltester: here, a draw.
+        assert_eq!(parse("###End 1"), Ok(Command::End([0, 0])));
+        assert_eq!(parse("###End"), Ok(Command::End([0, 0])));
+        // Two spaces: an empty group between them, a rank nobody holds.
+        assert_eq!(parse("###End 1  0"), Ok(Command::End([2, 0])));
+    }
+
+    #[test]
+    fn malformed_commands_are_refused_with_the_line() {
+        for (line, says) in [
+            ("###Input", "names no player"),
+            ("###Input 2", "names no player"),
+            ("###Input x", "names no player"),
+            ("###Inputé0", "names no player"),
+            ("###Error 7 oops", "names no player"),
+            ("###Output 0", "is not '###Output PLAYER LINES'"),
+            ("###Output 2 1", "is not '###Output PLAYER LINES'"),
+            ("###Output 0 -1", "is not '###Output PLAYER LINES'"),
+            ("###Output 0 x", "is not '###Output PLAYER LINES'"),
+            ("###Output  0 1", "is not '###Output PLAYER LINES'"),
+            ("###Output 0 99999", "more than 10000 lines"),
+            ("###End 0 2", "'2' is not a player"),
+            ("###End a", "'a' is not a player"),
+            ("###Frobnicate", "is not a command"),
+        ] {
+            let err = parse(line).expect_err(line);
+            assert!(err.contains(says), "{line}: {err}");
+        }
+    }
+
+    fn game() -> ProgramGame {
+        let mut g = ProgramGame::new(&Seating {
+            names: ["ann".into(), "bob".into()],
+            seed: u64::MAX,
+            timeout: 1.0,
+            opening: None,
+        });
+        g.start(&mut Outbox::default());
+        g
+    }
+
+    fn feed(g: &mut ProgramGame, lines: &[&str]) -> Vec<Msg> {
+        let mut out = Outbox::default();
+        for l in lines {
+            g.on_referee_line(l, &mut out).unwrap();
+        }
+        out.take()
+    }
+
+    #[test]
+    fn a_game_goes_through_inputs_outputs_and_ranks() {
+        let mut g = game();
+        assert!(g.wants_referee());
+        let seed = u64::MAX % (i32::MAX as u64);
+        assert_eq!(
+            g.take_for_referee(),
+            [format!("###Seed {seed}"), "###Start 2".to_string()]
+        );
+        let sent = feed(&mut g, &["###Input 0", "7", "a b", "###Input 1", "x"]);
+        assert_eq!(
+            sent,
+            [
+                Msg::To(First, "7".into()),
+                Msg::To(First, "a b".into()),
+                Msg::To(Second, "x".into())
+            ]
+        );
+        assert!(g.wants_referee());
+        feed(&mut g, &["###Output 0 2"]);
+        assert_eq!(g.awaiting(), [true, false]);
+        assert!(!g.wants_referee());
+        let mut out = Outbox::default();
+        assert_eq!(g.on_line(First, "3", &mut out), Ok(Step::More));
+        assert_eq!(g.awaiting(), [true, false]);
+        assert_eq!(g.on_line(First, "4", &mut out), Ok(Step::Done));
+        assert_eq!(g.take_for_referee(), ["3", "4"]);
+        assert_eq!(g.plies(), 1);
+        feed(
+            &mut g,
+            &["###Error 1 too slow", "###Output 1 0", "###End 1 0"],
+        );
+        assert_eq!(g.awaiting(), [false, false]);
+        assert!(!g.wants_referee());
+        assert_eq!(g.outcome(), Some(Outcome::Won(Second)));
+        assert_eq!(g.errors(), [(Second, "too slow".to_string())]);
+        let picture = g.picture();
+        assert_eq!(picture.check(), Ok(()));
+        assert!(picture.notes.iter().any(|n| n.contains("too slow")));
+    }
+
+    #[test]
+    fn the_seed_can_be_left_out_for_referees_that_read_none() {
+        let seating = Seating {
+            names: ["a".into(), "b".into()],
+            seed: 7,
+            timeout: 1.0,
+            opening: None,
+        };
+        for (given, first) in [
+            (vec![], "###Seed 7"),
+            (vec![("seed", "omit")], "###Start 2"),
+        ] {
+            let params = Params::resolve(INFO.params, given).unwrap();
+            let mut game = INFO.new_game(&params, &seating).unwrap();
+            game.start(&mut Outbox::default());
+            let lines = game.program().unwrap().take_for_referee();
+            assert_eq!(lines[0], first);
+            assert_eq!(lines.last().unwrap(), "###Start 2");
+        }
+    }
+
+    /// Whatever a referee and the players write, in any order the loop can give it, the game
+    /// refuses or follows it without a panic, waits for at most one party at a time, and an
+    /// ended game waits for no one.
+    #[test]
+    fn random_conversations_never_confuse_the_game() {
+        use rand::SeedableRng;
+        use rand::seq::IndexedRandom;
+        let lines = [
+            "###Input 0",
+            "###Input 1",
+            "###Input 2",
+            "###Output 0 1",
+            "###Output 1 2",
+            "###Output 1 0",
+            "###Output 0",
+            "###Error 1 bad",
+            "###End 0 1",
+            "###End 01",
+            "###End 9",
+            "###",
+            "#",
+            "",
+            "5",
+            "é",
+            "###Inputé0",
+            "###Output 0 é",
+        ];
+        for seed in 0..500 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut g = game();
+            let mut out = Outbox::default();
+            for _ in 0..40 {
+                let line = lines.choose(&mut rng).unwrap();
+                let awaited = Seat::BOTH.into_iter().filter(|&s| g.awaiting()[s]).count();
+                assert!(awaited <= 1);
+                assert!(!(g.wants_referee() && awaited == 1));
+                if g.wants_referee() {
+                    if g.on_referee_line(line, &mut out).is_err() {
+                        break;
+                    }
+                } else if let Some(seat) = Seat::BOTH.into_iter().find(|&s| g.awaiting()[s]) {
+                    g.on_line(seat, line, &mut out).unwrap();
+                } else {
+                    assert!(g.outcome().is_some(), "seed {seed}: stuck without an end");
+                    break;
+                }
+            }
+            assert_eq!(g.picture().check(), Ok(()));
+        }
+    }
+
+    #[test]
+    fn a_line_nobody_asked_for_is_refused() {
+        let mut g = game();
+        let mut out = Outbox::default();
+        assert!(g.on_line(First, "1", &mut out).is_err());
+        feed(&mut g, &["###Output 1 1"]);
+        assert!(g.on_line(First, "1", &mut out).is_err());
+        assert_eq!(g.on_line(Second, "1", &mut out), Ok(Step::Done));
+    }
+
+    #[test]
+    fn equal_ranks_are_a_draw() {
+        let mut g = game();
+        feed(&mut g, &["###End 01"]);
+        assert_eq!(g.outcome(), Some(Outcome::Drawn(Draw::Rules)));
+    }
+
+    #[test]
+    fn a_referee_breaking_the_protocol_is_told_why() {
+        let mut g = game();
+        let mut out = Outbox::default();
+        let err = g.on_referee_line("hello", &mut out).unwrap_err();
+        assert!(
+            err.contains("neither a command nor inside an ###Input"),
+            "{err}"
+        );
+        let mut g = game();
+        feed(&mut g, &["###Output 0 1"]);
+        let err = g.on_referee_line("###End 0 1", &mut out).unwrap_err();
+        assert!(err.contains("not its turn"), "{err}");
+    }
+
+    #[test]
+    fn a_player_failing_ends_the_conversation() {
+        let mut g = game();
+        feed(&mut g, &["###Output 1 1"]);
+        g.on_fault(
+            Second,
+            &Fault::new(crate::games::FaultKind::Timeout, "late"),
+            &mut Outbox::default(),
+        );
+        assert!(!g.wants_referee());
+        assert_eq!(g.awaiting(), [false, false]);
+        assert_eq!(g.outcome(), None);
+    }
+}

@@ -1,0 +1,620 @@
+//! Games played by a referee program over cg-brutaltester's protocol: the example referee
+//! (bots/referee/pebbles.py) in a tournament and in duels, referees that fail, players that fail
+//! under `###Output`, replay and check.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::*;
+
+const PEBBLES: &str = "python3 bots/referee/pebbles.py";
+const BEST: &str = "python3 bots/referee/best.py";
+const GREEDY: &str = "python3 bots/referee/greedy.py";
+
+/// A duel of `bots` under `referee`, `--json`; returns its records, stderr and exit status.
+fn duel(
+    bots: [&str; 2],
+    referee: &str,
+    out: &Path,
+    extra: &[&str],
+) -> (Vec<serde_json::Value>, String, Option<i32>) {
+    let output = arena()
+        .args(["duel", bots[0], bots[1], "--referee", referee, "--json"])
+        .args(["--seed", "5", "--out"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .expect("arena runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.code().is_some(), "arena was killed: {stderr}");
+    (json_records(&output.stdout), stderr, output.status.code())
+}
+
+/// What the referee program wrote to its stderr in game `n` of a duel into `out`.
+fn referee_stderr(out: &Path, n: usize) -> String {
+    let path = game_log(out, n).with_extension("referee.stderr");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn broken(mode: &str) -> String {
+    bot("referee_broken.py", mode)
+}
+
+/// The log's entries that have `key`, as their value of it.
+fn values(entries: &[serde_json::Value], key: &str) -> Vec<String> {
+    entries
+        .iter()
+        .filter_map(|e| e.get(key).and_then(|v| v.as_str()).map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn a_round_robin_is_played_through_the_referee_and_resumes_with_nothing_to_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let spec = dir.path().join("pebbles.toml");
+    let text = std::fs::read_to_string(Path::new(root).join("tournaments/pebbles.toml"))
+        .unwrap()
+        .replace("../bots/", &format!("{root}/bots/"));
+    std::fs::write(&spec, text).unwrap();
+    let out = dir.path().join("results");
+    let games = run(&spec, &out);
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    // Three bots, three pairings of four games.
+    assert_eq!(rows.len(), 12, "{games}");
+    for row in &rows {
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields[7], "normal", "{row}");
+        // Pebbles has no draw before its turn limit: someone won.
+        assert!(!fields[6].is_empty(), "{row}");
+    }
+    for n in 1..=12 {
+        let log = out.join("logs").join(format!("game-{n:05}.jsonl"));
+        let entries = log_entries(&log);
+        assert_eq!(entries[0]["header"]["game"], "referee");
+        assert_eq!(
+            entries[0]["header"]["referee"]["command"],
+            format!("python3 {root}/bots/referee/pebbles.py")
+        );
+        let to_referee = values(&entries, "to_referee");
+        assert!(to_referee[0].starts_with("###Seed "), "{to_referee:?}");
+        assert_eq!(to_referee[1], "###Start 2");
+        let heard = values(&entries, "referee");
+        assert!(heard.last().unwrap().starts_with("###End "), "{heard:?}");
+        // Every line a player sent went on to the referee, in order.
+        let moves: Vec<String> = entries
+            .iter()
+            .filter(|e| e.get("from").is_some())
+            .map(|e| e["line"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(moves, to_referee[2..], "game {n}");
+        // What the referee said for the players reached them, in order.
+        let sent = values(&entries, "line").len() - moves.len();
+        assert!(sent >= 2 * moves.len(), "game {n}");
+        let stderr = log.with_extension("referee.stderr");
+        assert!(
+            std::fs::read_to_string(&stderr).unwrap().contains("left"),
+            "{}",
+            stderr.display()
+        );
+    }
+    let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+    for bot in ["best", "greedy", "random"] {
+        let line = standings
+            .lines()
+            .find(|l| l.split(',').nth(1) == Some(bot))
+            .unwrap_or_else(|| panic!("{bot} in {standings}"));
+        assert_eq!(line.split(',').nth(2), Some("8"), "{line}");
+    }
+    assert!(out.join("report.html").is_file());
+
+    // A finished run plays nothing again.
+    assert_eq!(run(&spec, &out), games);
+}
+
+/// `arena run SPEC --out OUT`, which must succeed; returns its games.csv.
+fn run(spec: &Path, out: &Path) -> String {
+    let output = arena()
+        .arg("run")
+        .arg(spec)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("arena runs");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::read_to_string(out.join("games.csv")).unwrap()
+}
+
+#[test]
+fn a_referee_that_crashes_ends_the_game_for_no_one_with_its_stderr_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (records, stderr, code) = duel([BEST, GREEDY], &broken("crash"), dir.path(), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let r = &records[0];
+    assert_eq!(r["reason"], "referee", "{r}");
+    assert_eq!(r["scores"], serde_json::json!([0.0, 0.0]));
+    assert_eq!(r["winner"], serde_json::Value::Null);
+    assert!(r.get("faulted").is_none(), "{r}");
+    let detail = r["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("the referee exited with status 3"),
+        "{detail}"
+    );
+    assert_eq!(r["cause"], serde_json::json!({"exited": {"status": 3}}));
+    assert!(referee_stderr(dir.path(), 1).contains("referee bug: cannot go on after 1"));
+    let entries = log_entries(&game_log(dir.path(), 1));
+    assert_eq!(
+        values(&entries, "referee_fault"),
+        [detail["the referee ".len()..].to_string()]
+    );
+    // A game for no one: the duel's tally has no result in it.
+    let output = arena()
+        .args([
+            "duel",
+            BEST,
+            GREEDY,
+            "--referee",
+            &broken("crash"),
+            "--seed",
+            "5",
+        ])
+        .arg("--out")
+        .arg(dir.path().join("again"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains("0-0 referee, 1 plies: the referee exited with status 3"),
+        "{said}"
+    );
+    assert!(said.contains("0 wins, 0 draws, 0 losses"), "{said}");
+}
+
+/// A spec in `dir` of `settings` (the tournament's keys and tables) and two bots, `a` (best.py)
+/// and `b` (greedy.py).
+fn two_bots(dir: &Path, settings: &str) -> PathBuf {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let spec = dir.join("t.toml");
+    let bot = |name: &str, script: &str| {
+        format!("[[bot]]\nname = \"{name}\"\ncommand = \"python3 {root}/bots/referee/{script}\"\n")
+    };
+    let text = format!(
+        "name = \"t\"\n{settings}\n{}\n{}",
+        bot("a", "best.py"),
+        bot("b", "greedy.py")
+    );
+    std::fs::write(&spec, text).unwrap();
+    spec
+}
+
+#[test]
+fn a_tournament_goes_on_past_failed_referees_and_counts_them_for_no_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = two_bots(
+        dir.path(),
+        &format!("seed = 2\n\n[referee]\ncommand = \"{}\"\n", broken("crash")),
+    );
+    let out = dir.path().join("results");
+    let games = run(&spec, &out);
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{games}");
+    assert!(
+        rows.iter().all(|r| r.contains(",0.0,0.0,,referee,")),
+        "{games}"
+    );
+    let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+    for line in standings.lines().skip(1) {
+        // rank,bot,games,wins,draws,losses,...: no game counted.
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields[2..6], ["0", "0", "0", "0"], "{standings}");
+    }
+    assert!(out.join("logs/game-00001.referee.stderr").is_file());
+    // Rebuilt from games.csv alone, the standings count them for no one too.
+    let rebuilt = dir.path().join("rebuilt");
+    let ratings = arena()
+        .arg("ratings")
+        .arg(out.join("games.csv"))
+        .arg("--out")
+        .arg(&rebuilt)
+        .output()
+        .unwrap();
+    assert_eq!(ratings.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(rebuilt.join("standings.csv")).unwrap(),
+        standings
+    );
+    // Another referee is another game: its games do not go into this folder.
+    let other = two_bots(
+        dir.path(),
+        &format!("seed = 2\n\n[referee]\ncommand = \"{}\"\n", broken("hang")),
+    );
+    let refused = arena()
+        .arg("run")
+        .arg(&other)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(said.contains("[referee] command = "), "{said}");
+}
+
+#[test]
+fn a_gauntlet_and_a_swiss_play_referee_games_as_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let referee = format!("\n[referee]\ncommand = \"python3 {root}/bots/referee/pebbles.py\"\n");
+    let third =
+        format!("\n[[bot]]\nname = \"c\"\ncommand = \"python3 {root}/bots/referee/random.py\"\n");
+    for (format, extra, games) in [
+        ("gauntlet", "games_per_pairing = 1\n", 2),
+        ("swiss", "rounds = 2\n", 2),
+    ] {
+        let spec = two_bots(
+            dir.path(),
+            &format!("format = \"{format}\"\n{extra}{referee}"),
+        );
+        let mut text = std::fs::read_to_string(&spec).unwrap() + &third;
+        if format == "gauntlet" {
+            // a, the first bot, is the reference the others play.
+            text = text.replacen("best.py\"\n", "best.py\"\nseed = true\n", 1);
+        }
+        std::fs::write(&spec, text).unwrap();
+        let out = dir.path().join(format);
+        let rows = run(&spec, &out);
+        let rows: Vec<&str> = rows.lines().skip(1).collect();
+        assert_eq!(rows.len(), games, "{format}: {rows:?}");
+        assert!(rows.iter().all(|r| r.contains(",normal,")), "{rows:?}");
+    }
+    assert!(dir.path().join("gauntlet/grades.csv").is_file());
+}
+
+#[test]
+fn a_referee_runs_under_its_own_limits_not_the_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = two_bots(
+        dir.path(),
+        &format!(
+            "games_per_pairing = 1\n\n[limits]\ncpu_seconds = 100\n\n[referee]\n\
+             command = \"{}\"\n\n[referee.limits]\ncpu_seconds = 1\n",
+            broken("spin")
+        ),
+    );
+    let out = dir.path().join("results");
+    let games = run(&spec, &out);
+    assert!(games.contains(",referee,"), "{games}");
+    let entries = log_entries(&out.join("logs/game-00001.jsonl"));
+    let fault = values(&entries, "referee_fault");
+    assert_eq!(
+        fault,
+        ["was killed by SIGXCPU: it used up its CPU limit of 1 s waiting for its answer"],
+        "{entries:?}"
+    );
+}
+
+#[test]
+fn a_referee_that_hangs_misses_its_own_deadline_and_is_killed_with_its_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("hang-{}", std::process::id());
+    let referee = format!("{} {marker}", broken("hang"));
+    let started = std::time::Instant::now();
+    let (records, stderr, code) = duel(
+        [BEST, GREEDY],
+        &referee,
+        dir.path(),
+        &["--referee-timeout", "0.5"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let r = &records[0];
+    assert_eq!(r["reason"], "referee", "{r}");
+    assert_eq!(
+        r["detail"],
+        "the referee timed out after 0.5 s waiting for its answer"
+    );
+    assert_eq!(r["cause"], "late");
+    // Its own deadline, not the startup allowance (30 s), nor the players' (1 s).
+    assert!(started.elapsed().as_secs() < 20);
+    // It ignored SIGTERM: only the group's SIGKILL ended it.
+    assert_eq!(processes_with(&marker), Vec::<String>::new());
+    let entries = log_entries(&game_log(dir.path(), 1));
+    let exit = values(&entries, "referee_exit");
+    assert_eq!(exit, ["was killed by SIGKILL"], "{entries:?}");
+}
+
+#[test]
+fn a_referee_that_speaks_garbage_breaks_the_protocol() {
+    let dir = tempfile::tempdir().unwrap();
+    let (records, stderr, code) = duel([BEST, GREEDY], &broken("garbage"), dir.path(), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let r = &records[0];
+    assert_eq!(r["reason"], "referee", "{r}");
+    assert_eq!(
+        r["detail"],
+        "the referee broke the protocol: 'hello there' is neither a command nor inside an \
+         ###Input block"
+    );
+    assert_eq!(r["plies"], 1);
+}
+
+#[test]
+fn a_player_late_under_output_loses_and_the_referee_is_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let sleeper = bot("pebbles_sleeper.py", "2");
+    let (records, stderr, code) =
+        duel([BEST, &sleeper], PEBBLES, dir.path(), &["--timeout", "0.5"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let r = &records[0];
+    assert_eq!(r["reason"], "timeout", "{r}");
+    assert_eq!(r["faulted"], 1);
+    assert_eq!(r["winner"], 0);
+    assert_eq!(r["at_move"], 2);
+    assert_eq!(
+        r["detail"],
+        "timed out at move 2 after 0.5 s waiting for a line"
+    );
+    let entries = log_entries(&game_log(dir.path(), 1));
+    // The referee asked for the move, and heard nothing more after the fault.
+    let heard = values(&entries, "referee");
+    assert_eq!(heard.last().unwrap(), "###Output 1 1");
+    // Closed: its input ended, it left by itself.
+    assert_eq!(values(&entries, "referee_exit"), ["exited with status 0"]);
+}
+
+#[test]
+fn equal_ranks_are_a_draw_and_a_move_may_be_several_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let (records, stderr, code) = duel(
+        [BEST, GREEDY],
+        &format!("{PEBBLES} --max-turns 2"),
+        dir.path(),
+        &["--games", "2", "-a", "seed=omit"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    for r in &records {
+        assert_eq!(r["reason"], "draw", "{r}");
+        assert_eq!(r["scores"], serde_json::json!([0.5, 0.5]));
+        assert_eq!(r["plies"], 2);
+    }
+    let entries = log_entries(&game_log(dir.path(), 1));
+    assert_eq!(values(&entries, "referee").last().unwrap(), "###End 01");
+    // Asked to, arena leaves out the seed, as cg-brutaltester does unless told one.
+    assert_eq!(values(&entries, "to_referee")[0], "###Start 2");
+
+    let two = bot("pebbles_two.py", "");
+    let dir = tempfile::tempdir().unwrap();
+    let (records, stderr, code) = duel([&two, &two], &broken("two"), dir.path(), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(records[0]["reason"], "draw", "{}", records[0]);
+    assert_eq!(records[0]["plies"], 2);
+    assert!(referee_stderr(dir.path(), 1).contains("heard 1 and 2"));
+}
+
+#[test]
+fn replay_runs_the_referee_again_and_finds_a_changed_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, stderr, code) = duel([BEST, GREEDY], PEBBLES, dir.path(), &["--games", "2"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for n in 1..=2 {
+        let output = arena()
+            .arg("replay")
+            .arg(game_log(dir.path(), n))
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{said}");
+        assert!(said.contains("replay: the result agrees"), "{said}");
+    }
+    // The referee would now say otherwise than the log: a seed it did not draw from.
+    let log = game_log(dir.path(), 1);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let edited = edit_first_heap(&text);
+    let copy: PathBuf = dir.path().join("edited.jsonl");
+    std::fs::write(&copy, edited).unwrap();
+    let output = arena().arg("replay").arg(&copy).output().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("but the referee now says"), "{said}");
+}
+
+#[test]
+fn the_viewer_steps_through_every_line_of_both_directions() {
+    let dir = tempfile::tempdir().unwrap();
+    let two = bot("pebbles_two.py", "");
+    let (_, stderr, code) = duel([BEST, &two], &broken("two"), dir.path(), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let log = game_log(dir.path(), 1);
+    let view = arena::report::frames::game_view(&log, |p| p.exists()).unwrap();
+    let rows: Vec<Vec<String>> = view
+        .frames
+        .iter()
+        .filter_map(|f| match &f.picture.board {
+            arena::games::picture::Board::Table { row, .. } => row.clone(),
+            _ => None,
+        })
+        .collect();
+    let text = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        rows[..6],
+        [
+            text(&["1", "referee", "###Input 0"]),
+            text(&["2", "referee → best", "20"]),
+            text(&["3", "referee → best", "0"]),
+            text(&["4", "referee", "###Output 0 1"]),
+            text(&["5", "best", "1"]),
+            text(&["6", "referee", "###Input 1"]),
+        ]
+    );
+    assert_eq!(view.frames[5].caption, "best: 1");
+    assert!(view.stderr.iter().all(String::is_empty));
+    let referee = view
+        .referee_stderr
+        .expect("a referee game shows its referee's stderr");
+    assert!(referee.contains("heard 1 and 2"), "{referee}");
+}
+
+/// The log with the first heap the referee announced changed (in its line and in the line sent
+/// on to the player), as a referee that is not deterministic would have made it.
+fn edit_first_heap(text: &str) -> String {
+    let mut done = [false; 2];
+    text.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let (key, i) = if v.get("referee").is_some() {
+                ("referee", 0)
+            } else if v.get("to").is_some() {
+                ("line", 1)
+            } else {
+                return l.to_string();
+            };
+            if done[i] || v[key].as_str().unwrap().starts_with("###") {
+                return l.to_string();
+            }
+            done[i] = true;
+            let mut v = v;
+            v[key] = serde_json::json!("99");
+            v.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+#[test]
+fn check_plays_a_bot_against_itself_under_the_referee() {
+    // `arena check BOT --referee REFEREE ARGS...`: its exit status, and its report with each
+    // of `lines` in it.
+    let check = |bot: &str, referee: &str, args: &[&str], code: i32, lines: &[&str]| {
+        let output = arena()
+            .args(["check", bot, "--referee", referee])
+            .args(args)
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(code), "{report}");
+        for line in lines {
+            assert!(report.contains(line), "{line}\n{report}");
+        }
+    };
+    check(
+        BEST,
+        PEBBLES,
+        &["--seed", "1"],
+        0,
+        &[
+            "game 1 vs itself (you played first): ",
+            "\nOK: your bot played 4 games without a failure",
+        ],
+    );
+    check(
+        &bot("pebbles_sleeper.py", "1"),
+        PEBBLES,
+        &["--games", "1", "--startup-timeout", "0.5"],
+        1,
+        &[
+            "your bot timed out at move 1 after 0.5 s waiting for a line",
+            "the last line arena sent it before it failed",
+        ],
+    );
+    check(
+        BEST,
+        &broken("crash"),
+        &["--games", "2"],
+        1,
+        &[
+            "game 1 vs itself: not decided: the referee exited with status 3 waiting for its \
+             answer; this is not your bot's doing",
+            "NOT CHECKED: the referee program failed in 2 of 2 games",
+        ],
+    );
+}
+
+#[test]
+fn games_lists_the_referee_and_describes_its_protocol() {
+    let listing = arena().arg("games").output().unwrap();
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    assert!(
+        listing.lines().any(|l| l.starts_with("referee ")),
+        "{listing}"
+    );
+    let text = arena().args(["games", "referee"]).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    for part in [
+        "###Seed",
+        "###Start 2",
+        "###Input i",
+        "###Output i n",
+        "###End 01",
+    ] {
+        assert!(text.contains(part), "{part} in\n{text}");
+    }
+}
+
+#[test]
+fn referee_options_and_specs_are_checked_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("t.toml");
+    let bots = "[[bot]]\nname = \"a\"\ncommand = \"builtin:x\"\n";
+    for (text, says) in [
+        (
+            "name = \"t\"\n\n[referee]\ncommand = \"python3 x.py\"\nplayers = 3\n",
+            "t.toml:5:11: referee: players = 3: arena plays referee games of 2 players only",
+        ),
+        (
+            "name = \"t\"\ngame = \"roshambo\"\n\n[referee]\ncommand = \"true\"\n",
+            "t.toml:2:8: game = \"roshambo\": a spec with [referee] plays the game its program \
+             referees",
+        ),
+        (
+            "name = \"t\"\ngame = \"referee\"\n",
+            "t.toml:2:8: game = \"referee\" is played by a referee program",
+        ),
+        (
+            "name = \"t\"\n\n[referee]\ncommand = \"./missing.py\"\n",
+            "t.toml:4:11: referee: './missing.py' does not exist",
+        ),
+        (
+            "name = \"t\"\n\n[referee]\ncommand = \"true\"\ntimeout = 0.0\n",
+            "t.toml:5:11: referee timeout must be from 0.1 to 600 seconds",
+        ),
+    ] {
+        std::fs::write(&spec, format!("{text}\n{bots}")).unwrap();
+        let output = arena().arg("run").arg(&spec).output().unwrap();
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{said}");
+        assert!(said.contains(says), "{says}\n{said}");
+    }
+    for (args, says) in [
+        (
+            vec!["--game", "roshambo", "--referee", "true"],
+            "--referee plays the game its program referees: leave out --game roshambo",
+        ),
+        (
+            vec!["--game", "referee"],
+            "the game 'referee' is played by a referee program",
+        ),
+        (
+            vec!["--referee", "builtin:random"],
+            "--referee: 'builtin:random' is not a program",
+        ),
+        (
+            vec!["--referee", "true", "--referee-timeout", "0"],
+            "--referee-timeout must be from 0.1 to 600 seconds",
+        ),
+    ] {
+        let output = arena()
+            .args(["duel", BEST, GREEDY])
+            .args(&args)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains(says), "{says}\n{said}");
+    }
+}
