@@ -12,8 +12,8 @@ use std::fs::File;
 use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// This run's folder of bot groups, made on first use; `None` where arena may not make one.
 static RUN: OnceLock<Option<PathBuf>> = OnceLock::new();
@@ -120,7 +120,12 @@ impl Cgroup {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let path = run.join(format!("bot-{n}"));
         std::fs::create_dir(&path).ok()?;
-        let open = |file, write| File::options().write(write).read(!write).open(path.join(file));
+        let open = |file, write| {
+            File::options()
+                .write(write)
+                .read(!write)
+                .open(path.join(file))
+        };
         match (
             open("cgroup.procs", true),
             open("cgroup.freeze", true),

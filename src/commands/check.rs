@@ -144,6 +144,10 @@ pub async fn run(args: Options) -> Result<()> {
             referee: referee.clone(),
         })
         .await;
+        let result = match result {
+            Ok(played) => played.durable().await,
+            Err(e) => Err(e),
+        };
         let record = match result {
             Ok(record) => record,
             // arena's failure, not the bot's: said so, and not held against it.

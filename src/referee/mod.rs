@@ -283,6 +283,13 @@ impl Played {
             .map_err(|e| Error::Internal(format!("writing a game log: {e}")))?
     }
 
+    /// Write the result into the log, without waiting for the disk: for games made durable
+    /// together later (`log::sync_folder`).
+    pub async fn written(mut self) -> Result<GameRecord> {
+        self.settle().await;
+        self.log.write_result(self.result).map(|()| self.record)
+    }
+
     /// The same, blocking the calling thread, for a settled game.
     fn finish(self) -> Result<GameRecord> {
         debug_assert!(
@@ -431,7 +438,9 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
             break;
         }
         let (seat, heard) = next_line(&mut seats, judge.awaiting(), &judge, &setup, true).await;
-        take_line(&mut judge, &mut seats, &mut wire, &mut out, seat, heard, start_ms);
+        take_line(
+            &mut judge, &mut seats, &mut wire, &mut out, seat, heard, start_ms,
+        );
         // Where both seats move at once, the other's line is often there already: taken now,
         // the seat that answered first need not be stopped and started again for nothing (two
         // writes to its cgroup, and its read restarted), which is most of a round's cost. Only
@@ -441,7 +450,9 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
             let Some((seat, heard)) = ready.now_or_never() else {
                 break;
             };
-            take_line(&mut judge, &mut seats, &mut wire, &mut out, seat, heard, start_ms);
+            take_line(
+                &mut judge, &mut seats, &mut wire, &mut out, seat, heard, start_ms,
+            );
         }
         // Stopped before the next prompt goes out, not after: once it is written, the bot to
         // move is thinking, and on a busy machine arena may run again only much later.

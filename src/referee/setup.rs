@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::{GameRecord, MatchSetup, play};
+use super::{MatchSetup, Played, play_unsynced};
 use crate::error::{Error, Result};
 use crate::games::{self, GameInfo, Params};
 use crate::referee::program::RefereeProgram;
@@ -14,11 +14,12 @@ pub const SETUP_ATTEMPTS: u32 = 3;
 pub const SETUP_PAUSE: Duration = Duration::from_secs(1);
 
 /// Play a game, set up again (after a pause) when arena could not set it up. `Err(Setup)` when
-/// no attempt could: the game was not played, and is no one's fault.
-pub async fn play_retrying(mut setup: impl FnMut() -> MatchSetup) -> Result<GameRecord> {
+/// no attempt could: the game was not played, and is no one's fault. The caller makes its log
+/// durable (`Played::durable`, or `Played::written` and later `log::sync_folder`).
+pub async fn play_retrying(mut setup: impl FnMut() -> MatchSetup) -> Result<Played> {
     let mut attempt = 1;
     loop {
-        match play(setup()).await {
+        match play_unsynced(setup()).await {
             Err(Error::Setup(why)) if attempt < SETUP_ATTEMPTS => {
                 crate::out::warn(&format!(
                     "arena: could not set the game up ({why}); trying again in {} s",

@@ -163,6 +163,13 @@ impl Duel {
             referee: self.matched.referee.clone(),
         })
         .await;
+        // Its log is made durable with the others' at the end of the duel (one pass of the
+        // disk, not one per game): a duel has nothing to resume, and the page cache keeps what
+        // was written if arena itself is stopped.
+        let played = match played {
+            Ok(played) => played.written().await,
+            Err(e) => Err(e),
+        };
         if let Some(sink) = sink {
             sink.finish(self.limits.grace).await;
         }
@@ -392,6 +399,7 @@ pub async fn run(args: Options) -> Result<()> {
             }
         }
     }
+    crate::referee::log::sync_folder(&logs)?;
     let page = crate::report::html::write(
         &out,
         &crate::report::html::ReportInput {
