@@ -282,9 +282,16 @@ static NO_PIDFD: AtomicBool = AtomicBool::new(false);
 /// Clone the child onto its own stack, all signals blocked across the clone (a handler of
 /// arena's must not run in the child, on arena's memory). Returns once it has exec'd or failed.
 fn clone_child(plan: &Plan) -> std::io::Result<(libc::pid_t, Option<OwnedFd>)> {
-    let mut stack = vec![0u8; STACK];
+    thread_local! {
+        // One per thread, made once: a thread is stopped while its child uses it.
+        static CHILD_STACK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; STACK]);
+    }
+    CHILD_STACK.with_borrow_mut(|stack| clone_on(plan, stack))
+}
+
+fn clone_on(plan: &Plan, stack: &mut [u8]) -> std::io::Result<(libc::pid_t, Option<OwnedFd>)> {
     // The stack grows down from its end, which must be 16-byte aligned.
-    let top = (stack.as_mut_ptr() as usize + STACK) & !15;
+    let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
     let mut all: libc::sigset_t = unsafe { std::mem::zeroed() };
     let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
     // SAFETY: plain calls on sets we own.
@@ -323,7 +330,6 @@ fn clone_child(plan: &Plan) -> std::io::Result<(libc::pid_t, Option<OwnedFd>)> {
     let error = std::io::Error::last_os_error();
     // SAFETY: restores this thread's mask.
     unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut()) };
-    drop(stack);
     if result == -1 {
         return Err(error);
     }
