@@ -237,6 +237,17 @@ impl Process {
             {
                 return format!("{how}: it hit its limit of {n} open files");
             }
+            // RLIMIT_NPROC, where it binds (arena not run as root), fails the fork instead.
+            if let Some(n) = self.limits.processes
+                && found(&[
+                    "resource temporarily unavailable",
+                    "eagain",
+                    "cannot fork",
+                    "fork: retry",
+                ])
+            {
+                return format!("{how}: it ran more processes than its limit of {n}");
+            }
         }
         how
     }
