@@ -42,6 +42,7 @@ const HOSTILE: &[(&str, &str)] = &[
     ("outlive", ""),
     ("setsid_child", ""),
     ("daemon", ""),
+    ("leave_cgroup", ""),
     ("memory_hog", "[bot.limits]\nmemory_mb = 200"),
     ("cpu_spinner", "[bot.limits]\ncpu_seconds = 1"),
     ("big_file", "[bot.limits]\noutput_mb = 2"),
@@ -307,7 +308,8 @@ fn expectation(bot: &str) -> Expect {
             0,
             "did not open COCO_PIPEIN and COCO_PIPEOUT within 3 s",
         ),
-        "gigabyte_stderr" | "ignore_sigterm" | "outlive" | "setsid_child" | "daemon" => Plays,
+        "gigabyte_stderr" | "ignore_sigterm" | "outlive" | "setsid_child" | "daemon"
+        | "leave_cgroup" => Plays,
         "fork_many" => Unchecked,
         other => panic!("no expectation for {other}"),
     }
