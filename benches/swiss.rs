@@ -6,7 +6,7 @@
 //! `arena::schedule::swiss::pair_round` itself (results drawn from the
 //! strengths with a fixed seed), so scores, opponents, byes and seats are what
 //! a real Swiss would have. Then it times pairing the next round two ways,
-//! alternating, and reports the median of each:
+//! alternating, and reports the fastest run of each (noise only slows a run down):
 //!
 //!   (a) baseline: a greedy pairing — sort by score, pair each player with the
 //!       nearest unpaired one it has not met, bye to the lowest scorer without
@@ -19,14 +19,14 @@
 //! (benchmarks report, tests assert).
 //!
 //! Run: `cargo bench --bench swiss` (repetitions: env ARENA_BENCH_REPS,
-//! default 5). Without `--bench` on the command line (e.g. under
+//! default 7). Without `--bench` on the command line (e.g. under
 //! `cargo test --benches`) it does nothing.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{env_count, fail, median};
+use common::{env_count, fail, fastest};
 
 use arena::schedule::swiss::{Pairing, SwissPlayer, pair_round};
 
@@ -37,7 +37,7 @@ fn main() {
     if !common::should_run("swiss") {
         return;
     }
-    let reps = common::reps();
+    let reps = common::fastest_reps();
     let rounds = env_count("ARENA_BENCH_SWISS_ROUNDS", 5);
 
     // Simulate the rounds before the one we time.
@@ -86,8 +86,8 @@ fn main() {
         base_pairing = Some(b);
         swiss_pairing = Some(s);
     }
-    let base = median(&mut base_times);
-    let swiss = median(&mut swiss_times);
+    let base = fastest(&base_times);
+    let swiss = fastest(&swiss_times);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
         "  baseline (greedy): {:>10.3} ms  {}",

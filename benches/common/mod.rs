@@ -30,13 +30,7 @@ pub fn env_count(var: &str, default: usize) -> usize {
     }
 }
 
-/// Repetitions: `ARENA_BENCH_REPS`, default 5.
-pub fn reps() -> usize {
-    env_count("ARENA_BENCH_REPS", 5)
-}
-
-/// Repetitions of a bench that compares fastest runs against the C floor: `ARENA_BENCH_REPS`,
-/// default 7.
+/// Repetitions of a bench, whose fastest runs are compared: `ARENA_BENCH_REPS`, default 7.
 pub fn fastest_reps() -> usize {
     env_count("ARENA_BENCH_REPS", 7)
 }
