@@ -160,17 +160,22 @@ impl Spawn {
             .map(|c| cstring(c.as_bytes()))
             .transpose()?;
 
+        // Descriptors below 3 would be overwritten by the first dup2 onto a standard stream
+        // before another is dup'd from them (arena started with a stream closed): copies of
+        // them (`try_clone` gives 3 or above) are used instead.
         let null = match self.stdio.iter().any(|s| matches!(s, Stdio::Null)) {
-            true => Some(
-                std::fs::File::options()
+            true => {
+                let null = std::fs::File::options()
                     .read(true)
                     .write(true)
-                    .open("/dev/null")?,
-            ),
+                    .open("/dev/null")?;
+                Some(match null.as_raw_fd() < 3 {
+                    true => null.try_clone()?,
+                    false => null,
+                })
+            }
             false => None,
         };
-        // Descriptors below 3 would be overwritten by the first dup2 onto a standard stream
-        // before another is dup'd from them (arena started with a stream closed).
         for s in &mut self.stdio {
             if let Stdio::Fd(fd) = s
                 && fd.as_raw_fd() < 3
