@@ -556,6 +556,59 @@ fn games_lists_the_referee_and_describes_its_protocol() {
     }
 }
 
+/// `arena games referee` names only files that exist, and its example duel runs as written,
+/// leaving the referee's stderr where the description says.
+#[test]
+fn the_description_names_real_files_and_its_example_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = arena().args(["games", "referee"]).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || "`\"'(),;".contains(c))
+        .map(|w| w.trim_end_matches(['.', ':']))
+        .collect();
+    let paths: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| w.starts_with("bots/") || w.starts_with("tournaments/"))
+        .collect();
+    assert!(paths.len() >= 3, "{paths:?} in\n{text}");
+    for path in &paths {
+        assert!(root.join(path).exists(), "{path}, named in\n{text}");
+    }
+    // The example: the lines of the block that starts with `arena duel`, joined.
+    let start = text.find("arena duel").expect("an example duel");
+    let block = &text[start..text[start..].find("```").map_or(text.len(), |e| start + e)];
+    let command = block.replace("\\\n", " ");
+    let args = shell_words::split(command.trim()).unwrap();
+    assert_eq!(args[..2], ["arena", "duel"], "{command}");
+    let dir = tempfile::tempdir().unwrap();
+    let output = arena()
+        .args(&args[1..])
+        .args(["--seed", "3", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{command}: {said}");
+    assert!(said.contains("Finished game 2 "), "{said}");
+    assert!(!said.contains(" referee,"), "{said}");
+    // Where the description says a duel keeps the referee's stderr (4 digits; a tournament's 5).
+    let named: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| w.ends_with(".referee.stderr"))
+        .collect();
+    assert!(named.iter().any(|w| w.contains("game-0001.")), "{named:?}");
+    for name in named {
+        if name.contains("game-0001.") {
+            assert!(dir.path().join(name).is_file(), "{name}");
+        } else {
+            assert!(name.ends_with("game-00001.referee.stderr"), "{name}");
+        }
+    }
+}
+
 #[test]
 fn referee_options_and_specs_are_checked_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
