@@ -344,6 +344,39 @@ fn a_referee_that_speaks_garbage_breaks_the_protocol() {
 }
 
 #[test]
+fn a_referee_that_floods_fails_at_its_bound_in_lines_or_bytes() {
+    for (mode, bound) in [("flood", "10000 lines"), ("wide", "16 MiB")] {
+        let dir = tempfile::tempdir().unwrap();
+        let started = std::time::Instant::now();
+        let (records, stderr, code) = duel(
+            [BEST, GREEDY],
+            &broken(mode),
+            dir.path(),
+            &["--timeout", "0.3"],
+        );
+        assert_eq!(code, Some(0), "{stderr}");
+        let r = &records[0];
+        assert_eq!(r["reason"], "referee", "{r}");
+        assert_eq!(
+            r["detail"],
+            format!(
+                "the referee flooded: it wrote more than {bound} without waiting for an answer"
+            )
+        );
+        assert_eq!(r["cause"], "flooded");
+        assert!(started.elapsed().as_secs() < 20);
+        // What it wrote is logged up to the bound, no further.
+        let log = game_log(dir.path(), 1);
+        let size = std::fs::metadata(&log).unwrap().len();
+        assert!(size < 40 * 1024 * 1024, "{size} bytes");
+        let entries = log_entries(&log);
+        // The first turn's four lines, then 10000 of the flood, the line over the bound not.
+        let heard = values(&entries, "referee").len();
+        assert!(heard <= 10_004, "{heard} lines heard");
+    }
+}
+
+#[test]
 fn a_player_late_under_output_loses_and_the_referee_is_closed() {
     let dir = tempfile::tempdir().unwrap();
     let sleeper = bot("pebbles_sleeper.py", "2");

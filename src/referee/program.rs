@@ -57,6 +57,13 @@ impl RefereeProgram {
     }
 }
 
+/// The most lines a referee may write between two writes of arena's (an `###Input` block, the
+/// commands around it): far beyond any contest game's map or turn, and a bound on what a referee
+/// gone wrong can make arena log and relay.
+pub const MAX_LINES: u32 = 10_000;
+/// The same bound in bytes, newlines counted.
+pub const MAX_BYTES: u64 = 16 * 1024 * 1024;
+
 /// The stderr capture of a game's referee program, beside its log as the seats' are.
 pub fn stderr_path(log_path: &Path) -> PathBuf {
     log_path.with_extension("referee.stderr")
@@ -71,6 +78,8 @@ pub struct Link {
     /// allowance for its answer.
     writes: u32,
     deadline: Option<Instant>,
+    /// Lines and bytes it has written since arena last wrote to it.
+    heard: (u32, u64),
 }
 
 impl Link {
@@ -87,6 +96,7 @@ impl Link {
             max_line: limits.max_line,
             writes: 0,
             deadline: None,
+            heard: (0, 0),
         })
     }
 
@@ -100,6 +110,7 @@ impl Link {
                 _ => self.program.timeout,
             };
             self.writes += 1;
+            self.heard = (0, 0);
             let deadline = Instant::now() + allowance;
             self.deadline = Some(deadline);
             let mut bytes = Vec::new();
@@ -129,7 +140,22 @@ impl Link {
         }
         let deadline = self.deadline.expect("set above");
         match self.conn.next_event(deadline).await {
-            Event::Line(line) => Ok(line),
+            Event::Line(line) => {
+                let (lines, bytes) = &mut self.heard;
+                *lines += 1;
+                *bytes += line.len() as u64 + 1;
+                if *lines > MAX_LINES || *bytes > MAX_BYTES {
+                    let bound = match *lines > MAX_LINES {
+                        true => format!("{MAX_LINES} lines"),
+                        false => format!("{} MiB", MAX_BYTES / (1024 * 1024)),
+                    };
+                    return Err(Fault::protocol(format!(
+                        "flooded: it wrote more than {bound} without waiting for an answer"
+                    ))
+                    .because(Cause::Flooded));
+                }
+                Ok(line)
+            }
             event => {
                 let allowance = match self.writes {
                     1 => self.program.startup_timeout,

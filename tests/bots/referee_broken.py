@@ -7,7 +7,10 @@ then, by MODE:
   hang     never answers again, and ignores SIGTERM (only the group's SIGKILL ends it);
   garbage  writes a line that is no command;
   two      asks player 1 for two lines, then ends the game with a draw;
-  spin     computes forever.
+  spin     computes forever;
+  flood    writes an ###Input block of 20,000 short lines to player 0, then ends the game;
+  wide     the same with 400 lines of 60,000 bytes (24 MB);
+  endless  asks player 0 for a move again and again, never ending the game.
 MARKER is only there to find the process in /proc.
 """
 
@@ -37,6 +40,17 @@ if mode == "hang":
 if mode == "garbage":
     say("hello there")
     sys.stdin.readline()
+if mode in ("flood", "wide"):
+    line, count = ("1", 20_000) if mode == "flood" else ("x" * 60_000, 400)
+    print("###Input 0")
+    for _ in range(count):
+        print(line)
+    say("###End 0 1")
+    sys.stdin.readline()
+if mode == "endless":
+    while True:
+        say("###Input 0", "20", "0", "###Output 0 1")
+        sys.stdin.readline()
 if mode == "spin":
     while True:
         pass
