@@ -377,6 +377,50 @@ fn a_referee_that_floods_fails_at_its_bound_in_lines_or_bytes() {
 }
 
 #[test]
+fn a_referee_that_never_ends_its_game_fails_past_max_turns() {
+    let dir = tempfile::tempdir().unwrap();
+    let (records, stderr, code) = duel(
+        [BEST, GREEDY],
+        &broken("long"),
+        dir.path(),
+        &["--referee-max-turns", "5"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let r = &records[0];
+    assert_eq!(r["reason"], "referee", "{r}");
+    assert_eq!(r["plies"], 5, "{r}");
+    assert_eq!(
+        r["detail"],
+        "the referee asked for turn 6 of a game that may have 5 (max_turns): it did not end the \
+         game with ###End"
+    );
+    let entries = log_entries(&game_log(dir.path(), 1));
+    assert_eq!(entries[0]["header"]["referee"]["max_turns"], 5);
+    // Replayed, the game fails the same way.
+    let output = arena()
+        .arg("replay")
+        .arg(game_log(dir.path(), 1))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{said}");
+
+    // In a spec, [referee] max_turns: Pebbles needs more than 3 turns.
+    let spec = two_bots(
+        dir.path(),
+        &format!(
+            "games_per_pairing = 2\n\n[referee]\ncommand = \"{PEBBLES_PATH}\"\nmax_turns = 3\n",
+            PEBBLES_PATH =
+                PEBBLES.replace("bots/", &format!("{}/bots/", env!("CARGO_MANIFEST_DIR")))
+        ),
+    );
+    let games = run(&spec, &dir.path().join("results"));
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{games}");
+    assert!(rows.iter().all(|r| r.contains(",referee,3,")), "{games}");
+}
+
+#[test]
 fn a_player_late_under_output_loses_and_the_referee_is_closed() {
     let dir = tempfile::tempdir().unwrap();
     let sleeper = bot("pebbles_sleeper.py", "2");
@@ -669,6 +713,10 @@ fn referee_options_and_specs_are_checked_before_anything_runs() {
             "name = \"t\"\n\n[referee]\ncommand = \"true\"\ntimeout = 0.0\n",
             "t.toml:5:11: referee timeout must be from 0.1 to 600 seconds",
         ),
+        (
+            "name = \"t\"\n\n[referee]\ncommand = \"true\"\nmax_turns = 0\n",
+            "t.toml:5:13: referee: max_turns must be from 1 to 1000000, not 0",
+        ),
     ] {
         std::fs::write(&spec, format!("{text}\n{bots}")).unwrap();
         let output = arena().arg("run").arg(&spec).output().unwrap();
@@ -692,6 +740,10 @@ fn referee_options_and_specs_are_checked_before_anything_runs() {
         (
             vec!["--referee", "true", "--referee-timeout", "0"],
             "--referee-timeout must be from 0.1 to 600 seconds",
+        ),
+        (
+            vec!["--referee", "true", "--referee-max-turns", "-1"],
+            "--referee-max-turns must be from 1 to 1000000, not -1",
         ),
     ] {
         let output = arena()

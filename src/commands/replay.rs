@@ -29,6 +29,7 @@ async fn start_referee(info: &RefereeInfo, dir: &Path) -> Result<Link> {
         },
         timeout: std::time::Duration::from_secs_f64(info.timeout),
         startup_timeout: std::time::Duration::from_secs_f64(info.startup_timeout),
+        max_turns: info.max_turns.unwrap_or(RefereeProgram::MAX_TURNS),
     };
     Link::spawn(&program, &dir.join("referee.stderr"), IoLimits::default())
         .await

@@ -55,6 +55,9 @@ pub struct RefereeInfo {
     pub argv: Vec<String>,
     pub timeout: f64,
     pub startup_timeout: f64,
+    /// The turns its game might have; absent from logs made before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_turns: Option<u32>,
 }
 
 /// The games' clock at `t` microseconds into a game that started at `start_ms`.

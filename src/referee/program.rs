@@ -22,22 +22,31 @@ pub struct RefereeProgram {
     pub timeout: Duration,
     /// The same for its first answer, which includes its start.
     pub startup_timeout: Duration,
+    /// The players' turns (`###Output`s answered) a game may have: a referee that asks for
+    /// another one has not ended its game in time, and fails.
+    pub max_turns: u32,
 }
 
 impl RefereeProgram {
     /// Seconds the referee gets by default for an answer, and for its first.
     pub const TIMEOUT: f64 = 10.0;
     pub const STARTUP_TIMEOUT: f64 = 30.0;
+    /// Turns a game may have by default: far beyond any contest game's (a few hundred), and a
+    /// bound on a referee that never sends `###End`.
+    pub const MAX_TURNS: u32 = 10_000;
+    /// The most turns one may allow.
+    pub const MAX_TURNS_BOUND: i64 = 1_000_000;
 
-    /// A referee program from its command line (relative paths from `base`, as for a bot) and
-    /// its times in seconds (the defaults when `None`). An error says what is wrong; `names`
-    /// spells the two times' options as the caller's user writes them.
+    /// A referee program from its command line (relative paths from `base`, as for a bot), its
+    /// times in seconds and its games' turns (the defaults when `None`). An error says what is
+    /// wrong; `names` spells the three options as the caller's user writes them.
     pub fn new(
         command: &str,
         base: &Path,
         timeout: Option<f64>,
         startup_timeout: Option<f64>,
-        names: [&str; 2],
+        max_turns: Option<i64>,
+        names: [&str; 3],
     ) -> Result<RefereeProgram, String> {
         let bot = BotSpec::parse(command, base, crate::bot::Channel::Stdio)?;
         if !matches!(bot.command, BotCommand::Program(_)) {
@@ -49,10 +58,22 @@ impl RefereeProgram {
         let time = |name: &str, secs: Option<f64>, default: f64| {
             crate::games::move_time(secs.unwrap_or(default)).map_err(|e| format!("{name} {e}"))
         };
+        let max_turns = match max_turns {
+            None => Self::MAX_TURNS,
+            Some(n) if (1..=Self::MAX_TURNS_BOUND).contains(&n) => n as u32,
+            Some(n) => {
+                return Err(format!(
+                    "{} must be from 1 to {}, not {n}",
+                    names[2],
+                    Self::MAX_TURNS_BOUND
+                ));
+            }
+        };
         Ok(RefereeProgram {
             bot,
             timeout: time(names[0], timeout, Self::TIMEOUT)?,
             startup_timeout: time(names[1], startup_timeout, Self::STARTUP_TIMEOUT)?,
+            max_turns,
         })
     }
 }
@@ -63,6 +84,15 @@ impl RefereeProgram {
 pub const MAX_LINES: u32 = 10_000;
 /// The same bound in bytes, newlines counted.
 pub const MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The referee's failure when the game has played all its `max_turns` and it asks for another.
+pub fn over_turns(max_turns: u32) -> Fault {
+    Fault::protocol(format!(
+        "asked for turn {} of a game that may have {max_turns} (max_turns): it did not end the \
+         game with ###End",
+        u64::from(max_turns) + 1
+    ))
+}
 
 /// The stderr capture of a game's referee program, beside its log as the seats' are.
 pub fn stderr_path(log_path: &Path) -> PathBuf {
@@ -170,6 +200,11 @@ impl Link {
                 Err(event.into_fault(&waited, self.max_line))
             }
         }
+    }
+
+    /// The turns its game may have.
+    pub fn max_turns(&self) -> u32 {
+        self.program.max_turns
     }
 
     /// Close its input, let it exit, then kill its group: how it ended, and its stderr capture.

@@ -10,7 +10,7 @@ then, by MODE:
   spin     computes forever;
   flood    writes an ###Input block of 20,000 short lines to player 0, then ends the game;
   wide     the same with 400 lines of 60,000 bytes (24 MB);
-  endless  asks player 0 for a move again and again, never ending the game.
+  long     asks player 0 for 50 more moves, then ends the game (player 0 won).
 MARKER is only there to find the process in /proc.
 """
 
@@ -47,10 +47,11 @@ if mode in ("flood", "wide"):
         print(line)
     say("###End 0 1")
     sys.stdin.readline()
-if mode == "endless":
-    while True:
+if mode == "long":
+    for _ in range(50):
         say("###Input 0", "20", "0", "###Output 0 1")
         sys.stdin.readline()
+    say("###End 0 1")
 if mode == "spin":
     while True:
         pass
