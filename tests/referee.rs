@@ -37,6 +37,23 @@ fn referee_stderr(out: &Path, n: usize) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// A duel of best and greedy under `referee`, which must end its game as the referee's failure:
+/// the game's record.
+fn referee_failure(referee: &str, out: &Path, extra: &[&str]) -> serde_json::Value {
+    let (records, stderr, code) = duel([BEST, GREEDY], referee, out, extra);
+    assert_eq!(code, Some(0), "{stderr}");
+    let r = records[0].clone();
+    assert_eq!(r["reason"], "referee", "{r}");
+    r
+}
+
+/// `arena replay LOG`: its exit status and what it said on stderr.
+fn replay(log: &Path) -> (Option<i32>, String) {
+    let output = arena().arg("replay").arg(log).output().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), said)
+}
+
 fn broken(mode: &str) -> String {
     bot("referee_broken.py", mode)
 }
@@ -305,15 +322,7 @@ fn a_referee_that_hangs_misses_its_own_deadline_and_is_killed_with_its_group() {
     let marker = format!("hang-{}", std::process::id());
     let referee = format!("{} {marker}", broken("hang"));
     let started = std::time::Instant::now();
-    let (records, stderr, code) = duel(
-        [BEST, GREEDY],
-        &referee,
-        dir.path(),
-        &["--referee-timeout", "0.5"],
-    );
-    assert_eq!(code, Some(0), "{stderr}");
-    let r = &records[0];
-    assert_eq!(r["reason"], "referee", "{r}");
+    let r = referee_failure(&referee, dir.path(), &["--referee-timeout", "0.5"]);
     assert_eq!(
         r["detail"],
         "the referee timed out after 0.5 s waiting for its answer"
@@ -348,15 +357,7 @@ fn a_referee_that_floods_fails_at_its_bound_in_lines_or_bytes() {
     for (mode, bound) in [("flood", "10000 lines"), ("wide", "16 MiB")] {
         let dir = tempfile::tempdir().unwrap();
         let started = std::time::Instant::now();
-        let (records, stderr, code) = duel(
-            [BEST, GREEDY],
-            &broken(mode),
-            dir.path(),
-            &["--timeout", "0.3"],
-        );
-        assert_eq!(code, Some(0), "{stderr}");
-        let r = &records[0];
-        assert_eq!(r["reason"], "referee", "{r}");
+        let r = referee_failure(&broken(mode), dir.path(), &["--timeout", "0.3"]);
         assert_eq!(
             r["detail"],
             format!(
@@ -379,15 +380,7 @@ fn a_referee_that_floods_fails_at_its_bound_in_lines_or_bytes() {
 #[test]
 fn a_referee_that_never_ends_its_game_fails_past_max_turns() {
     let dir = tempfile::tempdir().unwrap();
-    let (records, stderr, code) = duel(
-        [BEST, GREEDY],
-        &broken("long"),
-        dir.path(),
-        &["--referee-max-turns", "5"],
-    );
-    assert_eq!(code, Some(0), "{stderr}");
-    let r = &records[0];
-    assert_eq!(r["reason"], "referee", "{r}");
+    let r = referee_failure(&broken("long"), dir.path(), &["--referee-max-turns", "5"]);
     assert_eq!(r["plies"], 5, "{r}");
     assert_eq!(
         r["detail"],
@@ -397,13 +390,8 @@ fn a_referee_that_never_ends_its_game_fails_past_max_turns() {
     let entries = log_entries(&game_log(dir.path(), 1));
     assert_eq!(entries[0]["header"]["referee"]["max_turns"], 5);
     // Replayed, the game fails the same way.
-    let output = arena()
-        .arg("replay")
-        .arg(game_log(dir.path(), 1))
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{said}");
+    let (code, said) = replay(&game_log(dir.path(), 1));
+    assert_eq!(code, Some(0), "{said}");
 
     // In a spec, [referee] max_turns: Pebbles needs more than 3 turns.
     let spec = two_bots(
@@ -593,6 +581,83 @@ fn the_viewer_steps_through_every_line_of_both_directions() {
         .referee_stderr
         .expect("a referee game shows its referee's stderr");
     assert!(referee.contains("heard 1 and 2"), "{referee}");
+}
+
+#[test]
+fn replay_hears_the_referee_with_the_line_length_its_game_was_played_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let (records, stderr, code) = duel([BEST, GREEDY], &broken("error 100"), dir.path(), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(records[0]["reason"], "draw", "{}", records[0]);
+    let log = game_log(dir.path(), 1);
+    let entries = log_entries(&log);
+    assert_eq!(entries[0]["header"]["referee"]["max_line"], 65536);
+    // The log of the same game played with lines of up to 200,000 bytes, by a referee that
+    // wrote one of 100,000: as `MatchSetup::limits` allows.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let long = |max_line: Option<u64>| {
+        text.lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                if let Some(info) = v.pointer_mut("/header/referee") {
+                    let argv = info["argv"].as_array_mut().unwrap();
+                    *argv.last_mut().unwrap() = "100000".into();
+                    match max_line {
+                        Some(n) => info["max_line"] = n.into(),
+                        None => drop(info.as_object_mut().unwrap().remove("max_line")),
+                    }
+                }
+                if v["referee"]
+                    .as_str()
+                    .is_some_and(|r| r.starts_with("###Error"))
+                {
+                    v["referee"] = format!("###Error 0 {}", "x".repeat(100_000)).into();
+                }
+                v.to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    };
+    let copy = dir.path().join("long.jsonl");
+    std::fs::write(&copy, long(Some(200_000))).unwrap();
+    let (code, said) = replay(&copy);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("replay: the result agrees"), "{said}");
+    // A log from before the length was recorded was played with the default: 64 KiB.
+    std::fs::write(&copy, long(None)).unwrap();
+    let (code, said) = replay(&copy);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("longer than 65536 bytes"), "{said}");
+}
+
+#[test]
+fn replay_of_a_game_played_without_a_seed_says_why_the_referee_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, stderr, code) = duel(
+        [BEST, GREEDY],
+        PEBBLES,
+        dir.path(),
+        &["--games", "4", "-a", "seed=omit"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    // Pebbles draws its heap at random without a seed: one game in 16 draws the same again.
+    let mut differed = 0;
+    for n in 1..=4 {
+        let (code, said) = replay(&game_log(dir.path(), n));
+        if code == Some(0) {
+            continue;
+        }
+        differed += 1;
+        assert!(
+            said.contains(
+                "This game was played with seed=omit: the referee was told no seed, so it \
+                 cannot be made to play the same game again"
+            ),
+            "{said}"
+        );
+    }
+    assert!(differed > 0);
 }
 
 /// The log with the first heap the referee announced changed (in its line and in the line sent

@@ -360,6 +360,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
             timeout: r.timeout.as_secs_f64(),
             startup_timeout: r.startup_timeout.as_secs_f64(),
             max_turns: Some(r.max_turns),
+            max_line: setup.limits.max_line,
         }),
     };
     let start_ms = header.start_ms;

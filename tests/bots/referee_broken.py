@@ -10,7 +10,8 @@ then, by MODE:
   spin     computes forever;
   flood    writes an ###Input block of 20,000 short lines to player 0, then ends the game;
   wide     the same with 400 lines of 60,000 bytes (24 MB);
-  long     asks player 0 for 50 more moves, then ends the game (player 0 won).
+  long     asks player 0 for 50 more moves, then ends the game (player 0 won);
+  error N  reports an error of player 0 N characters long, then ends the game with a draw.
 MARKER is only there to find the process in /proc.
 """
 
@@ -52,6 +53,9 @@ if mode == "long":
         say("###Input 0", "20", "0", "###Output 0 1")
         sys.stdin.readline()
     say("###End 0 1")
+if mode == "error":
+    say("###Error 0 " + "x" * int(sys.argv[2]), "###End 01")
+    sys.stdin.readline()
 if mode == "spin":
     while True:
         pass
