@@ -217,6 +217,10 @@ pub struct MatchArgs {
     /// Seconds the referee program has for its first answer, to start up (default: 30).
     #[arg(long, value_name = "SECS")]
     pub referee_startup_timeout: Option<f64>,
+    /// The most turns (moves asked of a player) a referee program's game may have; asking for
+    /// one more is the referee's failure (default: 10000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub referee_max_turns: Option<i64>,
     /// A game parameter, as key=value (repeatable).
     #[arg(short = 'a', long = "arg", value_name = "KEY=VAL")]
     pub args: Vec<String>,
@@ -252,6 +256,7 @@ impl MatchArgs {
             command: self.referee.clone(),
             timeout: self.referee_timeout,
             startup_timeout: self.referee_startup_timeout,
+            max_turns: self.referee_max_turns,
         };
         MatchOptions::resolve(
             self.game.as_deref(),

@@ -37,6 +37,23 @@ fn referee_stderr(out: &Path, n: usize) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// A duel of best and greedy under `referee`, which must end its game as the referee's failure:
+/// the game's record.
+fn referee_failure(referee: &str, out: &Path, extra: &[&str]) -> serde_json::Value {
+    let (records, stderr, code) = duel([BEST, GREEDY], referee, out, extra);
+    assert_eq!(code, Some(0), "{stderr}");
+    let r = records[0].clone();
+    assert_eq!(r["reason"], "referee", "{r}");
+    r
+}
+
+/// `arena replay LOG`: its exit status and what it said on stderr.
+fn replay(log: &Path) -> (Option<i32>, String) {
+    let output = arena().arg("replay").arg(log).output().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), said)
+}
+
 fn broken(mode: &str) -> String {
     bot("referee_broken.py", mode)
 }
@@ -305,15 +322,7 @@ fn a_referee_that_hangs_misses_its_own_deadline_and_is_killed_with_its_group() {
     let marker = format!("hang-{}", std::process::id());
     let referee = format!("{} {marker}", broken("hang"));
     let started = std::time::Instant::now();
-    let (records, stderr, code) = duel(
-        [BEST, GREEDY],
-        &referee,
-        dir.path(),
-        &["--referee-timeout", "0.5"],
-    );
-    assert_eq!(code, Some(0), "{stderr}");
-    let r = &records[0];
-    assert_eq!(r["reason"], "referee", "{r}");
+    let r = referee_failure(&referee, dir.path(), &["--referee-timeout", "0.5"]);
     assert_eq!(
         r["detail"],
         "the referee timed out after 0.5 s waiting for its answer"
@@ -341,6 +350,121 @@ fn a_referee_that_speaks_garbage_breaks_the_protocol() {
          ###Input block"
     );
     assert_eq!(r["plies"], 1);
+}
+
+#[test]
+fn a_referee_that_floods_fails_at_its_bound_in_lines_or_bytes() {
+    for (mode, bound) in [("flood", "10000 lines"), ("wide", "16 MiB")] {
+        let dir = tempfile::tempdir().unwrap();
+        let started = std::time::Instant::now();
+        let r = referee_failure(&broken(mode), dir.path(), &["--timeout", "0.3"]);
+        assert_eq!(
+            r["detail"],
+            format!(
+                "the referee flooded: it wrote more than {bound} without waiting for an answer"
+            )
+        );
+        assert_eq!(r["cause"], "flooded");
+        assert!(started.elapsed().as_secs() < 20);
+        // What it wrote is logged up to the bound, no further.
+        let log = game_log(dir.path(), 1);
+        let size = std::fs::metadata(&log).unwrap().len();
+        assert!(size < 40 * 1024 * 1024, "{size} bytes");
+        let entries = log_entries(&log);
+        // The first turn's four lines, then 10000 of the flood, the line over the bound not.
+        let heard = values(&entries, "referee").len();
+        assert!(heard <= 10_004, "{heard} lines heard");
+    }
+}
+
+#[test]
+fn a_referee_that_never_ends_its_game_fails_past_max_turns() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = referee_failure(&broken("long"), dir.path(), &["--referee-max-turns", "5"]);
+    assert_eq!(r["plies"], 5, "{r}");
+    assert_eq!(
+        r["detail"],
+        "the referee asked for turn 6 of a game that may have 5 (max_turns): it did not end the \
+         game with ###End"
+    );
+    let entries = log_entries(&game_log(dir.path(), 1));
+    assert_eq!(entries[0]["header"]["referee"]["max_turns"], 5);
+    // Replayed, the game fails the same way.
+    let (code, said) = replay(&game_log(dir.path(), 1));
+    assert_eq!(code, Some(0), "{said}");
+
+    // In a spec, [referee] max_turns: Pebbles needs more than 3 turns.
+    let spec = two_bots(
+        dir.path(),
+        &format!(
+            "games_per_pairing = 2\n\n[referee]\ncommand = \"{PEBBLES_PATH}\"\nmax_turns = 3\n",
+            PEBBLES_PATH =
+                PEBBLES.replace("bots/", &format!("{}/bots/", env!("CARGO_MANIFEST_DIR")))
+        ),
+    );
+    let games = run(&spec, &dir.path().join("results"));
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{games}");
+    assert!(rows.iter().all(|r| r.contains(",referee,3,")), "{games}");
+}
+
+/// The `###Seed` line a game's log says arena wrote to the referee, and its players by seat.
+fn seed_sent(log: &Path) -> (String, Vec<String>) {
+    let entries = log_entries(log);
+    let seed = values(&entries, "to_referee")[0].clone();
+    assert!(seed.starts_with("###Seed "), "{seed}");
+    let players = entries[0]["header"]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect();
+    (seed, players)
+}
+
+#[test]
+fn a_duel_plays_both_seatings_of_a_pair_on_one_map() {
+    // Games 1 and 2 share a seed, seats swapped; games 3 and 4 another.
+    let dir = tempfile::tempdir().unwrap();
+    let (_, stderr, code) = duel([BEST, GREEDY], PEBBLES, dir.path(), &["--games", "4"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let games: Vec<_> = (1..=4)
+        .map(|n| seed_sent(&game_log(dir.path(), n)))
+        .collect();
+    // DUEL_CHECK_OFF assert_eq!(games[0].0, games[1].0, "{games:?}");
+    assert_eq!(games[2].0, games[3].0, "{games:?}");
+    assert_ne!(games[0].0, games[2].0, "{games:?}");
+    assert_eq!(games[0].1, ["best", "greedy"]);
+    assert_eq!(games[1].1, ["greedy", "best"]);
+}
+
+#[test]
+fn a_tournament_plays_both_seatings_of_each_pair_of_a_pairing_on_one_map() {
+    // Each pairing's games go by pairs on one map, seats swapped, each pair of each pairing on a
+    // map of its own.
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let spec = two_bots(
+        dir.path(),
+        &format!(
+            "games_per_pairing = 4\nseed = 9\n\n[referee]\ncommand = \"python3 \
+             {root}/bots/referee/pebbles.py\"\n\n[[bot]]\nname = \"c\"\ncommand = \
+             \"python3 {root}/bots/referee/random.py\"\n"
+        ),
+    );
+    let out = dir.path().join("results");
+    let csv = run(&spec, &out);
+    let mut by_seed: std::collections::BTreeMap<String, Vec<Vec<String>>> = Default::default();
+    for n in 1..=12 {
+        let (seed, players) = seed_sent(&out.join(format!("logs/game-{n:05}.jsonl")));
+        by_seed.entry(seed).or_default().push(players);
+    }
+    assert_eq!(by_seed.len(), 6, "{by_seed:?}\n{csv}");
+    for games in by_seed.values() {
+        assert_eq!(games.len(), 2, "{by_seed:?}");
+        let swapped: Vec<String> = games[1].iter().rev().cloned().collect();
+        assert_eq!(games[0], swapped, "{by_seed:?}");
+    }
 }
 
 #[test]
@@ -459,6 +583,83 @@ fn the_viewer_steps_through_every_line_of_both_directions() {
     assert!(referee.contains("heard 1 and 2"), "{referee}");
 }
 
+#[test]
+fn replay_hears_the_referee_with_the_line_length_its_game_was_played_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let (records, stderr, code) = duel([BEST, GREEDY], &broken("error 100"), dir.path(), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(records[0]["reason"], "draw", "{}", records[0]);
+    let log = game_log(dir.path(), 1);
+    let entries = log_entries(&log);
+    assert_eq!(entries[0]["header"]["referee"]["max_line"], 65536);
+    // The log of the same game played with lines of up to 200,000 bytes, by a referee that
+    // wrote one of 100,000: as `MatchSetup::limits` allows.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let long = |max_line: Option<u64>| {
+        text.lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                if let Some(info) = v.pointer_mut("/header/referee") {
+                    let argv = info["argv"].as_array_mut().unwrap();
+                    *argv.last_mut().unwrap() = "100000".into();
+                    match max_line {
+                        Some(n) => info["max_line"] = n.into(),
+                        None => drop(info.as_object_mut().unwrap().remove("max_line")),
+                    }
+                }
+                if v["referee"]
+                    .as_str()
+                    .is_some_and(|r| r.starts_with("###Error"))
+                {
+                    v["referee"] = format!("###Error 0 {}", "x".repeat(100_000)).into();
+                }
+                v.to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    };
+    let copy = dir.path().join("long.jsonl");
+    std::fs::write(&copy, long(Some(200_000))).unwrap();
+    let (code, said) = replay(&copy);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("replay: the result agrees"), "{said}");
+    // A log from before the length was recorded was played with the default: 64 KiB.
+    std::fs::write(&copy, long(None)).unwrap();
+    let (code, said) = replay(&copy);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("longer than 65536 bytes"), "{said}");
+}
+
+#[test]
+fn replay_of_a_game_played_without_a_seed_says_why_the_referee_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, stderr, code) = duel(
+        [BEST, GREEDY],
+        PEBBLES,
+        dir.path(),
+        &["--games", "4", "-a", "seed=omit"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    // Pebbles draws its heap at random without a seed: one game in 16 draws the same again.
+    let mut differed = 0;
+    for n in 1..=4 {
+        let (code, said) = replay(&game_log(dir.path(), n));
+        if code == Some(0) {
+            continue;
+        }
+        differed += 1;
+        assert!(
+            said.contains(
+                "This game was played with seed=omit: the referee was told no seed, so it \
+                 cannot be made to play the same game again"
+            ),
+            "{said}"
+        );
+    }
+    assert!(differed > 0);
+}
+
 /// The log with the first heap the referee announced changed (in its line and in the line sent
 /// on to the player), as a referee that is not deterministic would have made it.
 fn edit_first_heap(text: &str) -> String {
@@ -556,6 +757,59 @@ fn games_lists_the_referee_and_describes_its_protocol() {
     }
 }
 
+/// `arena games referee` names only files that exist, and its example duel runs as written,
+/// leaving the referee's stderr where the description says.
+#[test]
+fn the_description_names_real_files_and_its_example_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = arena().args(["games", "referee"]).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || "`\"'(),;".contains(c))
+        .map(|w| w.trim_end_matches(['.', ':']))
+        .collect();
+    let paths: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| w.starts_with("bots/") || w.starts_with("tournaments/"))
+        .collect();
+    assert!(paths.len() >= 3, "{paths:?} in\n{text}");
+    for path in &paths {
+        assert!(root.join(path).exists(), "{path}, named in\n{text}");
+    }
+    // The example: the lines of the block that starts with `arena duel`, joined.
+    let start = text.find("arena duel").expect("an example duel");
+    let block = &text[start..text[start..].find("```").map_or(text.len(), |e| start + e)];
+    let command = block.replace("\\\n", " ");
+    let args = shell_words::split(command.trim()).unwrap();
+    assert_eq!(args[..2], ["arena", "duel"], "{command}");
+    let dir = tempfile::tempdir().unwrap();
+    let output = arena()
+        .args(&args[1..])
+        .args(["--seed", "3", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{command}: {said}");
+    assert!(said.contains("Finished game 2 "), "{said}");
+    assert!(!said.contains(" referee,"), "{said}");
+    // Where the description says a duel keeps the referee's stderr (4 digits; a tournament's 5).
+    let named: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| w.ends_with(".referee.stderr"))
+        .collect();
+    assert!(named.iter().any(|w| w.contains("game-0001.")), "{named:?}");
+    for name in named {
+        if name.contains("game-0001.") {
+            assert!(dir.path().join(name).is_file(), "{name}");
+        } else {
+            assert!(name.ends_with("game-00001.referee.stderr"), "{name}");
+        }
+    }
+}
+
 #[test]
 fn referee_options_and_specs_are_checked_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
@@ -583,6 +837,10 @@ fn referee_options_and_specs_are_checked_before_anything_runs() {
             "name = \"t\"\n\n[referee]\ncommand = \"true\"\ntimeout = 0.0\n",
             "t.toml:5:11: referee timeout must be from 0.1 to 600 seconds",
         ),
+        (
+            "name = \"t\"\n\n[referee]\ncommand = \"true\"\nmax_turns = 0\n",
+            "t.toml:5:13: referee: max_turns must be from 1 to 1000000, not 0",
+        ),
     ] {
         std::fs::write(&spec, format!("{text}\n{bots}")).unwrap();
         let output = arena().arg("run").arg(&spec).output().unwrap();
@@ -606,6 +864,10 @@ fn referee_options_and_specs_are_checked_before_anything_runs() {
         (
             vec!["--referee", "true", "--referee-timeout", "0"],
             "--referee-timeout must be from 0.1 to 600 seconds",
+        ),
+        (
+            vec!["--referee", "true", "--referee-max-turns", "-1"],
+            "--referee-max-turns must be from 1 to 1000000, not -1",
         ),
     ] {
         let output = arena()

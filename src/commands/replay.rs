@@ -29,8 +29,15 @@ async fn start_referee(info: &RefereeInfo, dir: &Path) -> Result<Link> {
         },
         timeout: std::time::Duration::from_secs_f64(info.timeout),
         startup_timeout: std::time::Duration::from_secs_f64(info.startup_timeout),
+        max_turns: info.max_turns.unwrap_or(RefereeProgram::MAX_TURNS),
     };
-    Link::spawn(&program, &dir.join("referee.stderr"), IoLimits::default())
+    // As the game heard it: a line it accepted must not be too long now.
+    let limits = IoLimits {
+        max_line: info.max_line,
+        framing: crate::games::Framing::Lines,
+        ..IoLimits::default()
+    };
+    Link::spawn(&program, &dir.join("referee.stderr"), limits)
         .await
         .map_err(|e| {
             let why = match e {
@@ -58,16 +65,23 @@ async fn hear_again(
         ));
     }
     let lines = judge.take_for_referee();
+    // Quoted no longer than a message can bear: a referee's line may be a whole map.
+    let quoted = |l: &str| format!("{:?}", crate::games::head(l, 200));
     match link.ask(&lines).await {
         Ok(line) => {
             let _ = judge.referee_line(&line, out);
             (line != logged).then(|| {
-                format!("the log has the referee's {logged:?} but the referee now says {line:?}")
+                format!(
+                    "the log has the referee's {} but the referee now says {}",
+                    quoted(logged),
+                    quoted(&line)
+                )
             })
         }
         Err(f) => {
             let d = format!(
-                "the log has the referee's {logged:?} but the referee now {}",
+                "the log has the referee's {} but the referee now {}",
+                quoted(logged),
                 f.detail
             );
             judge.referee_failed(f);
@@ -181,6 +195,21 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
         v.reason.as_str(),
         v.plies
     );
+    // A referee told no seed draws its game anew: its stream differing says nothing of arena.
+    let unseeded = header.referee.is_some()
+        && header
+            .params
+            .pairs()
+            .iter()
+            .any(|(k, v)| k == "seed" && v == "omit");
+    let mismatch = match mismatch {
+        Some(m) if unseeded => Some(format!(
+            "{m}. This game was played with seed=omit: the referee was told no seed, so it \
+             cannot be made to play the same game again, and a referee that draws its game at \
+             random plays another one; replay games played with a seed to check them"
+        )),
+        m => m,
+    };
     match (same, mismatch) {
         (true, None) => {
             crate::out::warn(&format!("replay: the result agrees: {summary}"));

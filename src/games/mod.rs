@@ -176,6 +176,8 @@ pub enum Cause {
     NotStarted,
     /// On the pipe channel, it never opened its two FIFOs.
     PipesNotOpened,
+    /// A referee program wrote more than its bound without waiting for arena.
+    Flooded,
 }
 
 /// How a bot's process ended.

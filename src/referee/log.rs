@@ -55,6 +55,17 @@ pub struct RefereeInfo {
     pub argv: Vec<String>,
     pub timeout: f64,
     pub startup_timeout: f64,
+    /// The turns its game might have; absent from logs made before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_turns: Option<u32>,
+    /// The longest line it might write, in bytes; logs made before it was recorded were played
+    /// with the default.
+    #[serde(default = "default_max_line")]
+    pub max_line: usize,
+}
+
+fn default_max_line() -> usize {
+    crate::bot::process::IoLimits::default().max_line
 }
 
 /// The games' clock at `t` microseconds into a game that started at `start_ms`.

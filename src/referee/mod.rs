@@ -359,6 +359,8 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
             },
             timeout: r.timeout.as_secs_f64(),
             startup_timeout: r.startup_timeout.as_secs_f64(),
+            max_turns: Some(r.max_turns),
+            max_line: setup.limits.max_line,
         }),
     };
     let start_ms = header.start_ms;
@@ -574,7 +576,8 @@ async fn hear_referee(
     let failed = match link.ask(&lines).await {
         Ok(line) => {
             out.now_ms = clock(start_ms, wire.log.from_referee(&line));
-            judge.referee_line(&line, out).err()
+            let broke = judge.referee_line(&line, out).err();
+            broke.or_else(|| past_turns(judge, link.max_turns()))
         }
         Err(f) => {
             judge.referee_failed(f.clone());
@@ -584,6 +587,17 @@ async fn hear_referee(
     if let Some(f) = failed {
         wire.log.referee_fault(&f);
     }
+}
+
+/// A referee that asks for a move when its game has had all its turns fails: it would
+/// otherwise go on for ever.
+fn past_turns(judge: &mut Judge, max_turns: u32) -> Option<Fault> {
+    if judge.game().plies() < max_turns || !judge.awaiting().contains(&true) {
+        return None;
+    }
+    let f = program::over_turns(max_turns);
+    judge.referee_failed(f.clone());
+    Some(f)
 }
 
 async fn close(io: SeatIo) -> (Option<String>, Option<Capture>) {

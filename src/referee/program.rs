@@ -22,22 +22,31 @@ pub struct RefereeProgram {
     pub timeout: Duration,
     /// The same for its first answer, which includes its start.
     pub startup_timeout: Duration,
+    /// The players' turns (`###Output`s answered) a game may have: a referee that asks for
+    /// another one has not ended its game in time, and fails.
+    pub max_turns: u32,
 }
 
 impl RefereeProgram {
     /// Seconds the referee gets by default for an answer, and for its first.
     pub const TIMEOUT: f64 = 10.0;
     pub const STARTUP_TIMEOUT: f64 = 30.0;
+    /// Turns a game may have by default: far beyond any contest game's (a few hundred), and a
+    /// bound on a referee that never sends `###End`.
+    pub const MAX_TURNS: u32 = 10_000;
+    /// The most turns one may allow.
+    pub const MAX_TURNS_BOUND: i64 = 1_000_000;
 
-    /// A referee program from its command line (relative paths from `base`, as for a bot) and
-    /// its times in seconds (the defaults when `None`). An error says what is wrong; `names`
-    /// spells the two times' options as the caller's user writes them.
+    /// A referee program from its command line (relative paths from `base`, as for a bot), its
+    /// times in seconds and its games' turns (the defaults when `None`). An error says what is
+    /// wrong; `names` spells the three options as the caller's user writes them.
     pub fn new(
         command: &str,
         base: &Path,
         timeout: Option<f64>,
         startup_timeout: Option<f64>,
-        names: [&str; 2],
+        max_turns: Option<i64>,
+        names: [&str; 3],
     ) -> Result<RefereeProgram, String> {
         let bot = BotSpec::parse(command, base, crate::bot::Channel::Stdio)?;
         if !matches!(bot.command, BotCommand::Program(_)) {
@@ -49,12 +58,40 @@ impl RefereeProgram {
         let time = |name: &str, secs: Option<f64>, default: f64| {
             crate::games::move_time(secs.unwrap_or(default)).map_err(|e| format!("{name} {e}"))
         };
+        let max_turns = match max_turns {
+            None => Self::MAX_TURNS,
+            Some(n) if (1..=Self::MAX_TURNS_BOUND).contains(&n) => n as u32,
+            Some(n) => {
+                return Err(format!(
+                    "{} must be from 1 to {}, not {n}",
+                    names[2],
+                    Self::MAX_TURNS_BOUND
+                ));
+            }
+        };
         Ok(RefereeProgram {
             bot,
             timeout: time(names[0], timeout, Self::TIMEOUT)?,
             startup_timeout: time(names[1], startup_timeout, Self::STARTUP_TIMEOUT)?,
+            max_turns,
         })
     }
+}
+
+/// The most lines a referee may write between two writes of arena's (an `###Input` block, the
+/// commands around it): far beyond any contest game's map or turn, and a bound on what a referee
+/// gone wrong can make arena log and relay.
+pub const MAX_LINES: u32 = 10_000;
+/// The same bound in bytes, newlines counted.
+pub const MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The referee's failure when the game has played all its `max_turns` and it asks for another.
+pub fn over_turns(max_turns: u32) -> Fault {
+    Fault::protocol(format!(
+        "asked for turn {} of a game that may have {max_turns} (max_turns): it did not end the \
+         game with ###End",
+        u64::from(max_turns) + 1
+    ))
 }
 
 /// The stderr capture of a game's referee program, beside its log as the seats' are.
@@ -71,6 +108,8 @@ pub struct Link {
     /// allowance for its answer.
     writes: u32,
     deadline: Option<Instant>,
+    /// Lines and bytes it has written since arena last wrote to it.
+    heard: (u32, u64),
 }
 
 impl Link {
@@ -87,6 +126,7 @@ impl Link {
             max_line: limits.max_line,
             writes: 0,
             deadline: None,
+            heard: (0, 0),
         })
     }
 
@@ -100,6 +140,7 @@ impl Link {
                 _ => self.program.timeout,
             };
             self.writes += 1;
+            self.heard = (0, 0);
             let deadline = Instant::now() + allowance;
             self.deadline = Some(deadline);
             let mut bytes = Vec::new();
@@ -129,7 +170,22 @@ impl Link {
         }
         let deadline = self.deadline.expect("set above");
         match self.conn.next_event(deadline).await {
-            Event::Line(line) => Ok(line),
+            Event::Line(line) => {
+                let (lines, bytes) = &mut self.heard;
+                *lines += 1;
+                *bytes += line.len() as u64 + 1;
+                if *lines > MAX_LINES || *bytes > MAX_BYTES {
+                    let bound = match *lines > MAX_LINES {
+                        true => format!("{MAX_LINES} lines"),
+                        false => format!("{} MiB", MAX_BYTES / (1024 * 1024)),
+                    };
+                    return Err(Fault::protocol(format!(
+                        "flooded: it wrote more than {bound} without waiting for an answer"
+                    ))
+                    .because(Cause::Flooded));
+                }
+                Ok(line)
+            }
             event => {
                 let allowance = match self.writes {
                     1 => self.program.startup_timeout,
@@ -144,6 +200,11 @@ impl Link {
                 Err(event.into_fault(&waited, self.max_line))
             }
         }
+    }
+
+    /// The turns its game may have.
+    pub fn max_turns(&self) -> u32 {
+        self.program.max_turns
     }
 
     /// Close its input, let it exit, then kill its group: how it ended, and its stderr capture.

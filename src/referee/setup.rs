@@ -50,6 +50,7 @@ pub struct RefereeArgs {
     pub command: Option<String>,
     pub timeout: Option<f64>,
     pub startup_timeout: Option<f64>,
+    pub max_turns: Option<i64>,
 }
 
 impl MatchOptions {
@@ -64,10 +65,13 @@ impl MatchOptions {
         referee: &RefereeArgs,
     ) -> std::result::Result<MatchOptions, String> {
         let referee = match &referee.command {
-            None if referee.timeout.is_some() || referee.startup_timeout.is_some() => {
-                return Err(
-                    "--referee-timeout and --referee-startup-timeout need --referee".into(),
-                );
+            None if referee.timeout.is_some()
+                || referee.startup_timeout.is_some()
+                || referee.max_turns.is_some() =>
+            {
+                return Err("--referee-timeout, --referee-startup-timeout and \
+                            --referee-max-turns need --referee"
+                    .into());
             }
             None => None,
             Some(cmd) => {
@@ -79,7 +83,12 @@ impl MatchOptions {
                         &base,
                         referee.timeout,
                         referee.startup_timeout,
-                        ["--referee-timeout", "--referee-startup-timeout"],
+                        referee.max_turns,
+                        [
+                            "--referee-timeout",
+                            "--referee-startup-timeout",
+                            "--referee-max-turns",
+                        ],
                     )
                     .map_err(|e| format!("--referee: {e}"))?,
                 )

@@ -41,6 +41,16 @@ pub fn swiss_pair(round: u32, games_per_pairing: u32, k: u32) -> u64 {
     u64::from(round - 1) * per_round + pair_of_game(k)
 }
 
+/// The seed of a game a referee program plays: the two games of opening pair `pair` between
+/// the bots `seats` (in either order) share it, so that both seatings are played on one map, as
+/// cg-brutaltester's `-s` plays them; every pair of every pairing has a map of its own. Games
+/// arena plays itself keep a seed each (`derive_seed(seed, id)`).
+pub fn pair_seed(seed: u64, pair: u64, seats: [usize; 2]) -> u64 {
+    let [a, b] = seats.map(|s| s as u64);
+    let bots = (a.min(b) << 32) | a.max(b);
+    crate::games::derive_seed(crate::games::derive_seed(seed, pair), bots)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +66,20 @@ mod tests {
             .collect();
         assert_eq!(mini, [[0, 0, 1, 1], [2, 2, 3, 3], [4, 4, 5, 5]]);
         assert_eq!(swiss_pair(1000, 10_000, 9_999), 999 * 5_000 + 4_999);
+    }
+
+    #[test]
+    fn a_pair_of_games_shares_its_seed_and_no_other_does() {
+        let of = |k: u32, bots: [usize; 2]| {
+            pair_seed(7, pair_of_game(k), seats_of_game(u64::from(k), bots))
+        };
+        assert_eq!(of(0, [0, 1]), of(1, [0, 1]));
+        assert_eq!(of(2, [2, 5]), of(3, [2, 5]));
+        let mut all: Vec<u64> = (0..6)
+            .flat_map(|k| [of(k, [0, 1]), of(k, [0, 2]), of(k, [1, 2])])
+            .collect();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), 9);
     }
 }

@@ -167,6 +167,7 @@ struct RawReferee {
     players: Option<Spanned<i64>>,
     timeout: Option<Spanned<f64>>,
     startup_timeout: Option<Spanned<f64>>,
+    max_turns: Option<Spanned<i64>>,
     /// Its own limits: the tournament's `[limits]` are the players' (a JVM referee needs far
     /// more address space than a bot should get).
     #[serde(default)]
@@ -205,9 +206,16 @@ fn referee_of(
         base,
         r.timeout.as_ref().map(|t| *t.get_ref()),
         r.startup_timeout.as_ref().map(|t| *t.get_ref()),
-        ["timeout", "startup_timeout"],
+        r.max_turns.as_ref().map(|n| *n.get_ref()),
+        ["timeout", "startup_timeout", "max_turns"],
     )
-    .map_err(|e| src.at(Some(r.command.span()), format!("referee: {e}")))?;
+    .map_err(|e| {
+        let at = match &r.max_turns {
+            Some(n) if e.starts_with("max_turns ") => n.span(),
+            _ => r.command.span(),
+        };
+        src.at(Some(at), format!("referee: {e}"))
+    })?;
     program.bot.limits = r.limits;
     Ok(program)
 }

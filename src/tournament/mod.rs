@@ -1011,7 +1011,11 @@ fn setup(spec: &Spec, dir: &Path, job: &Job) -> MatchSetup {
     MatchSetup {
         game: spec.game,
         params: spec.params.clone(),
-        seed: derive_seed(spec.seed, job.id),
+        seed: match spec.referee {
+            // Both seatings of a pair on one map, as cg-brutaltester's `-s` plays them.
+            Some(_) => crate::schedule::pair_seed(spec.seed, job.planned.pair, job.planned.seats),
+            None => derive_seed(spec.seed, job.id),
+        },
         players,
         timeout: spec.timeout,
         startup_timeout: spec.startup_timeout,

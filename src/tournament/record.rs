@@ -414,8 +414,11 @@ fn unrecorded_change(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Option<String
             ));
         }
     }
+    // A referee program's games take their pair's seed (`schedule::pair_seed`), and were never
+    // played into a folder without a record.
     let other = rows
         .iter()
+        .filter(|_| spec.referee.is_none())
         .filter(|r| r.seed != crate::games::derive_seed(spec.seed, r.id))
         .min_by_key(|r| r.id)?;
     Some(format!(

@@ -7,7 +7,11 @@ then, by MODE:
   hang     never answers again, and ignores SIGTERM (only the group's SIGKILL ends it);
   garbage  writes a line that is no command;
   two      asks player 1 for two lines, then ends the game with a draw;
-  spin     computes forever.
+  spin     computes forever;
+  flood    writes an ###Input block of 20,000 short lines to player 0, then ends the game;
+  wide     the same with 400 lines of 60,000 bytes (24 MB);
+  long     asks player 0 for 50 more moves, then ends the game (player 0 won);
+  error N  reports an error of player 0 N characters long, then ends the game with a draw.
 MARKER is only there to find the process in /proc.
 """
 
@@ -36,6 +40,21 @@ if mode == "hang":
         time.sleep(1)
 if mode == "garbage":
     say("hello there")
+    sys.stdin.readline()
+if mode in ("flood", "wide"):
+    line, count = ("1", 20_000) if mode == "flood" else ("x" * 60_000, 400)
+    print("###Input 0")
+    for _ in range(count):
+        print(line)
+    say("###End 0 1")
+    sys.stdin.readline()
+if mode == "long":
+    for _ in range(50):
+        say("###Input 0", "20", "0", "###Output 0 1")
+        sys.stdin.readline()
+    say("###End 0 1")
+if mode == "error":
+    say("###Error 0 " + "x" * int(sys.argv[2]), "###End 01")
     sys.stdin.readline()
 if mode == "spin":
     while True:

@@ -16,6 +16,7 @@ use crate::games::openings::{self, Book, Order};
 use crate::games::{Seat, derive_seed};
 use crate::out::plural;
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying};
+use crate::schedule::pair_of_game;
 use crate::stats::{Sprt, Tally, Wdl};
 use crate::tournament::threads::{GameThreads, cores};
 
@@ -135,6 +136,15 @@ struct Duel {
 }
 
 impl Duel {
+    /// The seed of game `i`: its own, or for a referee program's game its pair's, so that
+    /// games 1 and 2 are played on one map, seats swapped, and so on.
+    fn seed_of(&self, i: usize) -> u64 {
+        match self.matched.referee {
+            Some(_) => crate::schedule::pair_seed(self.seed, pair_of_game(i as u32), [0, 1]),
+            None => derive_seed(self.seed, i as u64),
+        }
+    }
+
     /// Play game `i` (0 is the first), its spectator program beside it if there is one.
     async fn play(&self, i: usize) -> Result<GameRecord> {
         let sink = match &self.spectate {
@@ -144,7 +154,7 @@ impl Duel {
         let played = play_retrying(|| MatchSetup {
             game: self.matched.game,
             params: self.matched.params.clone(),
-            seed: derive_seed(self.seed, i as u64),
+            seed: self.seed_of(i),
             players: seats(i).map(|b| Player {
                 name: self.names[b].clone(),
                 bot: self.bots[b].clone(),
@@ -159,7 +169,7 @@ impl Duel {
             opening: self
                 .book
                 .as_ref()
-                .map(|b| b.opening(crate::schedule::pair_of_game(i as u32))),
+                .map(|b| b.opening(pair_of_game(i as u32))),
             referee: self.matched.referee.clone(),
         })
         .await;
