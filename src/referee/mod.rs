@@ -445,8 +445,8 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         );
         // Where both seats move at once, the other's line is often there already: taken now,
         // the seat that answered first need not be stopped and started again for nothing (two
-        // writes to its cgroup, and its read restarted), which is most of a round's cost. Only
-        // while nothing is to be sent: a seat's wait starts when its prompt is written.
+        // writes to its cgroup, two wake-ups, its read restarted). Only while nothing is to be
+        // sent: a seat's wait starts when its prompt is written.
         while !judge.is_over() && !judge.wants_referee() && out.msgs.is_empty() {
             let ready = next_line(&mut seats, judge.awaiting(), &judge, &setup, false);
             let Some((seat, heard)) = ready.now_or_never() else {
