@@ -11,8 +11,14 @@ What a player reads each turn: two lines, the pebbles left and how many the oppo
 Usage: python3 pebbles.py [--max-turns N]
 """
 
-import random
+import os
 import sys
+
+# This folder holds a bot named random.py, and Python puts a script's own folder first on the
+# import path: `import random` would load it instead of the standard library (bots/README.md).
+_here = os.path.dirname(os.path.realpath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.realpath(p or ".") != _here]
+import random  # noqa: E402
 
 
 def say(*lines):
