@@ -81,7 +81,7 @@ pub fn clock(start_ms: u64, t: u64) -> u64 {
 #[serde(untagged)]
 pub enum Entry<'a> {
     Header {
-        header: Header,
+        header: Box<Header>,
     },
     Sent {
         t: u64,
@@ -144,28 +144,63 @@ pub enum Entry<'a> {
 /// times cheaper than what `untagged` does (buffer the line, then try each variant in turn,
 /// formatting an error for each miss), and reading logs is most of the cost of a report.
 #[derive(Deserialize)]
-struct Keys {
-    header: Option<Header>,
+struct Keys<'a> {
+    header: Option<Box<Header>>,
     t: Option<u64>,
     to: Option<usize>,
     from: Option<usize>,
-    line: Option<String>,
-    spectators: Option<String>,
+    #[serde(borrow)]
+    line: Option<Text<'a>>,
+    #[serde(borrow)]
+    spectators: Option<Text<'a>>,
     fault: Option<usize>,
     kind: Option<FaultKind>,
-    detail: Option<String>,
+    #[serde(borrow)]
+    detail: Option<Text<'a>>,
     cause: Option<Cause>,
     at_move: Option<u32>,
     exit: Option<usize>,
-    status: Option<String>,
-    to_referee: Option<String>,
-    referee: Option<String>,
-    referee_fault: Option<String>,
-    referee_exit: Option<String>,
+    #[serde(borrow)]
+    status: Option<Text<'a>>,
+    #[serde(borrow)]
+    to_referee: Option<Text<'a>>,
+    #[serde(borrow)]
+    referee: Option<Text<'a>>,
+    #[serde(borrow)]
+    referee_fault: Option<Text<'a>>,
+    #[serde(borrow)]
+    referee_exit: Option<Text<'a>>,
     result: Option<serde_json::Value>,
 }
 
-impl<'de> Deserialize<'de> for Entry<'_> {
+/// A string of a log line, borrowed from the line where it has no escapes. (serde's own
+/// `Cow<str>` always copies, and inside an `Option` `#[serde(borrow)]` cannot reach it; a long
+/// game's log is tens of thousands of lines.)
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Self::Value, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> std::result::Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> std::result::Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(Visit)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Entry<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let k = Keys::deserialize(d)?;
         Ok(match k {
@@ -181,7 +216,7 @@ impl<'de> Deserialize<'de> for Entry<'_> {
             } => Entry::Sent {
                 t,
                 to,
-                line: line.into(),
+                line: line.0,
             },
             Keys {
                 t: Some(t),
@@ -191,7 +226,7 @@ impl<'de> Deserialize<'de> for Entry<'_> {
             } => Entry::Received {
                 t,
                 from,
-                line: line.into(),
+                line: line.0,
             },
             Keys {
                 t: Some(t),
@@ -199,7 +234,7 @@ impl<'de> Deserialize<'de> for Entry<'_> {
                 ..
             } => Entry::Spectators {
                 t,
-                spectators: spectators.into(),
+                spectators: spectators.0,
             },
             Keys {
                 t: Some(t),
@@ -213,7 +248,7 @@ impl<'de> Deserialize<'de> for Entry<'_> {
                 t,
                 fault,
                 kind,
-                detail: detail.into(),
+                detail: detail.0,
                 cause: cause.unwrap_or_default(),
                 at_move,
             },
@@ -225,7 +260,7 @@ impl<'de> Deserialize<'de> for Entry<'_> {
             } => Entry::Exit {
                 t,
                 exit,
-                status: status.into(),
+                status: status.0,
             },
             Keys {
                 t: Some(t),
@@ -233,16 +268,13 @@ impl<'de> Deserialize<'de> for Entry<'_> {
                 ..
             } => Entry::ToReferee {
                 t,
-                to_referee: line.into(),
+                to_referee: line.0,
             },
             Keys {
                 t: Some(t),
                 referee: Some(line),
                 ..
-            } => Entry::FromReferee {
-                t,
-                referee: line.into(),
-            },
+            } => Entry::FromReferee { t, referee: line.0 },
             Keys {
                 t: Some(t),
                 referee_fault: Some(detail),
@@ -251,7 +283,7 @@ impl<'de> Deserialize<'de> for Entry<'_> {
                 ..
             } => Entry::RefereeFault {
                 t,
-                referee_fault: detail.into(),
+                referee_fault: detail.0,
                 kind,
                 cause: cause.unwrap_or_default(),
             },
@@ -261,7 +293,7 @@ impl<'de> Deserialize<'de> for Entry<'_> {
                 ..
             } => Entry::RefereeExit {
                 t,
-                referee_exit: status.into(),
+                referee_exit: status.0,
             },
             Keys {
                 result: Some(result),
@@ -311,7 +343,9 @@ impl GameLog {
             path: path.display().to_string(),
             error: None,
         };
-        log.write(&Entry::Header { header });
+        log.write(&Entry::Header {
+            header: Box::new(header),
+        });
         Ok((log, again))
     }
 
@@ -515,7 +549,7 @@ impl<'a> Recorded<'a> {
         let bad = |n: usize, what: &str| Error::Corrupt(format!("{}:{n}: {what}", path.display()));
         let mut lines = text.lines().enumerate();
         let header = match lines.next().map(|(_, l)| serde_json::from_str::<Entry>(l)) {
-            Some(Ok(Entry::Header { header })) => header,
+            Some(Ok(Entry::Header { header })) => *header,
             Some(Err(e)) => return Err(bad(1, &e.to_string())),
             _ => {
                 return Err(bad(
@@ -654,7 +688,9 @@ mod tests {
     fn every_entry_reads_back_as_written() {
         let line = |s: &str| Cow::Owned(s.to_string());
         let entries = [
-            Entry::Header { header: header() },
+            Entry::Header {
+                header: Box::new(header()),
+            },
             Entry::Sent {
                 t: 1,
                 to: 1,
@@ -724,6 +760,22 @@ mod tests {
         }
         let err = serde_json::from_str::<Entry>(r#"{"t":1,"line":"x"}"#).unwrap_err();
         assert!(err.to_string().contains("not a log entry"), "{err}");
+    }
+
+    /// A report reads every line of every log: a line's text is the log's own, not a copy,
+    /// unless it had escapes to undo.
+    #[test]
+    fn text_without_escapes_is_borrowed_from_the_log() {
+        let plain = r#"{"t":1,"from":0,"line":"ROCK"}"#;
+        let escaped = r#"{"t":1,"from":0,"line":"say \"hi\""}"#;
+        match serde_json::from_str::<Entry>(plain).unwrap() {
+            Entry::Received { line, .. } => assert!(matches!(line, Cow::Borrowed("ROCK"))),
+            other => panic!("{other:?}"),
+        }
+        match serde_json::from_str::<Entry>(escaped).unwrap() {
+            Entry::Received { line, .. } => assert_eq!(line, r#"say "hi""#),
+            other => panic!("{other:?}"),
+        }
     }
 
     /// Both ways of making logs durable (one sync each, or one pass of the file system) leave

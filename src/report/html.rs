@@ -165,25 +165,28 @@ fn pack(log: &Path, present: &Present) -> String {
         Ok(Err(e)) => return format!("!{e}").replace(['\n', '<'], " "),
         Err(_) => return format!("!drawing {} failed (a bug in arena)", log.display()),
     };
-    // One write: the encoder does work per call (zeroing its output buffer), and serde_json
-    // writes token by token.
-    let json = serde_json::to_vec(&view).expect("a view serialises");
-    let bytes = compress(&json);
+    let bytes = compress(|w| serde_json::to_writer(w, &view).expect("a view serialises"));
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-/// zlib, with one compressor per thread reused from game to game: making one allocates and
-/// clears a few hundred KiB, more than compressing a short game's frames.
-fn compress(data: &[u8]) -> Vec<u8> {
+/// zlib of what `write` writes, with one compressor per thread reused from game to game: making
+/// one allocates and clears a few hundred KiB, more than compressing a short game's frames. The
+/// JSON goes straight in, in chunks (serde_json writes token by token, and the encoder does work
+/// per call): a long game's frames are megabytes, not worth holding whole. Level 3: a third of
+/// the default level's time on a long game, for a page a sixth larger.
+fn compress(write: impl FnOnce(&mut dyn Write)) -> Vec<u8> {
     thread_local! {
         static ENCODER: std::cell::RefCell<Option<flate2::write::ZlibEncoder<Vec<u8>>>> =
             const { std::cell::RefCell::new(None) };
     }
     ENCODER.with_borrow_mut(|slot| {
         let mut z = slot.take().unwrap_or_else(|| {
-            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default())
+            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(3))
         });
-        z.write_all(data).expect("writing to memory");
+        let mut chunks = std::io::BufWriter::with_capacity(64 * 1024, &mut z);
+        write(&mut chunks);
+        chunks.flush().expect("writing to memory");
+        drop(chunks);
         let out = z.reset(Vec::new()).expect("writing to memory");
         *slot = Some(z);
         out

@@ -433,7 +433,7 @@ fn log_header(path: &Path) -> Option<crate::referee::log::Header> {
     let file = std::fs::File::open(path).ok()?;
     let line = std::io::BufReader::new(file).lines().next()?.ok()?;
     match serde_json::from_str(&line).ok()? {
-        crate::referee::log::Entry::Header { header } => Some(header),
+        crate::referee::log::Entry::Header { header } => Some(*header),
         _ => None,
     }
 }
