@@ -321,3 +321,110 @@ fn the_summary_matches_a_hand_computed_example() {
         "{text}"
     );
 }
+
+/// In a parallel duel a slot plays on while a finished game's bot's stderr is still coming (a
+/// process it left holds the pipe): that game is written only once its stderr has ended, with
+/// every word of it. Here the test holds both games' bots' stderr open past their exits.
+#[test]
+fn a_parallel_game_is_written_once_its_bots_stderr_has_ended() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let go = dir.path().join("go");
+    let marker = format!("duel-stderr-held-{}", std::process::id());
+    let held = bot("waits_for_go.py", &format!("{} {marker}", go.display()));
+    let out = dir.path().join("out");
+    let mut duel = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["duel", &held, "builtin:random"])
+        .args([
+            "-g", "roshambo", "-a", "rounds=1", "--games", "2", "--jobs", "2",
+        ])
+        .args(["--timeout", "30", "--json", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let pids = loop {
+        // The bots, not arena, whose command line names them (nor a process arena is
+        // starting, which shows arena's command line until it execs).
+        let found: Vec<String> = processes_with(&marker)
+            .iter()
+            .filter(|p| p.contains("waits_for_go.py") && !p.contains(" duel "))
+            .map(|p| p.split(':').next().unwrap().to_string())
+            .collect();
+        if found.len() == 2 {
+            break found;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "both games' bots never started: {found:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    // A second writer on each bot's stderr pipe, as a process it left behind would be.
+    let mut writers: Vec<std::fs::File> = pids
+        .iter()
+        .map(|pid| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(format!("/proc/{pid}/fd/2"))
+                .unwrap()
+        })
+        .collect();
+    std::fs::write(&go, "").unwrap();
+    for pid in &pids {
+        while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "a bot never ended"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    // Well inside the one second arena waits for a capture to end.
+    std::thread::sleep(Duration::from_millis(300));
+    if let Some(status) = duel.try_wait().unwrap() {
+        let mut text = String::new();
+        use std::io::Read;
+        duel.stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        panic!(
+            "the duel {} ended ({status}) while its bots' stderr was open: {:?} {text}",
+            duel.id(),
+            processes_with(&marker)
+        );
+    }
+    for w in &mut writers {
+        w.write_all(b"late words\n").unwrap();
+    }
+    drop(writers);
+    let output = duel.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let records = json_records(&output.stdout);
+    let logs: Vec<String> = records
+        .iter()
+        .map(|r| r["log"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        logs,
+        [1, 2].map(|n| game_log(&out, n).display().to_string())
+    );
+    for n in [1, 2] {
+        let entries = log_entries(&game_log(&out, n));
+        assert!(
+            entries.last().unwrap().get("result").is_some(),
+            "game {n}'s log ends with its result"
+        );
+        // The held bot sits in seat 0 of game 1 and seat 1 of game 2.
+        let seat = n - 1;
+        let said =
+            std::fs::read_to_string(game_log(&out, n).with_extension(format!("seat{seat}.stderr")))
+                .unwrap();
+        assert_eq!(said, "late words\n", "game {n}");
+    }
+}

@@ -5,9 +5,10 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use futures_util::{Stream, StreamExt};
+use tokio::sync::mpsc::UnboundedSender;
 
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
@@ -15,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
 use crate::games::{Seat, derive_seed};
 use crate::out::plural;
-use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying};
+use crate::referee::{GameRecord, MatchOptions, MatchSetup, Played, Player, play_retrying};
 use crate::schedule::pair_of_game;
 use crate::stats::{Sprt, Tally, Wdl};
 use crate::tournament::threads::{GameThreads, cores};
@@ -145,8 +146,9 @@ impl Duel {
         }
     }
 
-    /// Play game `i` (0 is the first), its spectator program beside it if there is one.
-    async fn play(&self, i: usize) -> Result<GameRecord> {
+    /// Play game `i` (0 is the first), its spectator program beside it if there is one. The
+    /// bots' last stderr may still be on its way to their files.
+    async fn play_unsettled(&self, i: usize) -> Result<Played> {
         let sink = match &self.spectate {
             Some(cmd) => Some(SpectatorSink::spawn(cmd, self.limits).map_err(Error::Usage)?),
             None => None,
@@ -173,17 +175,53 @@ impl Duel {
             referee: self.matched.referee.clone(),
         })
         .await;
-        // Its log is made durable with the others' at the end of the duel (one pass of the
-        // disk, not one per game): a duel has nothing to resume, and the page cache keeps what
-        // was written if arena itself is stopped.
-        let played = match played {
-            Ok(played) => played.written().await,
-            Err(e) => Err(e),
-        };
         if let Some(sink) = sink {
             sink.finish(self.limits.grace).await;
         }
         played
+    }
+
+    /// Play game `i` and write its result into its log once its files are complete. Its log is
+    /// made durable with the others' at the end of the duel (one pass of the disk, not one per
+    /// game): a duel has nothing to resume, and the page cache keeps what was written if arena
+    /// itself is stopped.
+    async fn play(&self, i: usize) -> Result<GameRecord> {
+        self.play_unsettled(i).await?.written().await
+    }
+
+    /// Play games, taking the next number until there are none or `stop` is set, and send each
+    /// result. A game whose bots' stderr is still on its way is written when it is there, and
+    /// the slot plays on meanwhile: waiting held the slot up (bench/README.md, throughput).
+    async fn work(
+        self: Arc<Duel>,
+        next: Arc<AtomicUsize>,
+        games: usize,
+        stop: Arc<AtomicBool>,
+        done: UnboundedSender<(usize, Result<GameRecord>)>,
+    ) {
+        while !stop.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= games {
+                break;
+            }
+            match self.play_unsettled(i).await {
+                Ok(played) if !played.settled() => {
+                    let done = done.clone();
+                    tokio::spawn(async move {
+                        let _ = done.send((i, played.written().await));
+                    });
+                }
+                played => {
+                    let record = match played {
+                        Ok(played) => played.written().await,
+                        Err(e) => Err(e),
+                    };
+                    if done.send((i, record)).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -302,16 +340,11 @@ pub async fn run(args: Options) -> Result<()> {
     });
     // Set once the SPRT has its answer: no game starts after that.
     let stop = Arc::new(AtomicBool::new(false));
-    let ids = futures_util::stream::iter(0..args.games as usize).take_while({
-        let stop = Arc::clone(&stop);
-        move |_| std::future::ready(!stop.load(Ordering::Relaxed))
-    });
-    let play = |i: usize| {
-        let duel = Arc::clone(&duel);
-        async move { (i, duel.play(i).await) }
-    };
+    let games = args.games as usize;
     // One game at a time is played on this thread: a game that stays on its thread wakes no
-    // other at each line (bench/README.md). Games at once go to the game threads.
+    // other at each line (bench/README.md). Games at once are played by one worker per job on
+    // the game threads, each taking the next game as soon as its own is over: a slot is
+    // refilled on its thread, without a round trip through this one.
     let threads = match jobs {
         1 => None,
         _ => Some(
@@ -320,11 +353,38 @@ pub async fn run(args: Options) -> Result<()> {
         ),
     };
     let mut finished: Pin<Box<dyn Stream<Item = Joined> + '_>> = match &threads {
-        None => Box::pin(ids.then(play).map(Ok)),
-        Some(threads) => Box::pin(
-            ids.map(move |i| threads.spawn(play(i)))
-                .buffer_unordered(jobs),
-        ),
+        None => {
+            let stop = Arc::clone(&stop);
+            let duel = Arc::clone(&duel);
+            Box::pin(
+                futures_util::stream::iter(0..games)
+                    .take_while(move |_| std::future::ready(!stop.load(Ordering::Relaxed)))
+                    .then(move |i| {
+                        let duel = Arc::clone(&duel);
+                        async move { Ok((i, duel.play(i).await)) }
+                    }),
+            )
+        }
+        Some(threads) => {
+            let (done, mut results) = tokio::sync::mpsc::unbounded_channel();
+            let next = Arc::new(AtomicUsize::new(0));
+            let workers: futures_util::stream::FuturesUnordered<_> = (0..jobs)
+                .map(|_| {
+                    threads.spawn(Arc::clone(&duel).work(
+                        Arc::clone(&next),
+                        games,
+                        Arc::clone(&stop),
+                        done.clone(),
+                    ))
+                })
+                .collect();
+            drop(done);
+            // The results, and a worker's task lost (a bug in arena) as an error; over once
+            // every worker and every game it left to finish are.
+            let lost = workers.filter_map(|joined| std::future::ready(joined.err().map(Err)));
+            let results = futures_util::stream::poll_fn(move |cx| results.poll_recv(cx)).map(Ok);
+            Box::pin(futures_util::stream::select(results, lost))
+        }
     };
 
     let mut rows = Vec::new();
