@@ -339,7 +339,14 @@ fn a_parallel_game_is_written_once_its_bots_stderr_has_ended() {
         .args([
             "-g", "roshambo", "-a", "rounds=1", "--games", "2", "--jobs", "2",
         ])
-        .args(["--timeout", "30", "--json", "--out"])
+        .args([
+            "--timeout",
+            "30",
+            "--startup-timeout",
+            "30",
+            "--json",
+            "--out",
+        ])
         .arg(&out)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
@@ -384,7 +391,7 @@ fn a_parallel_game_is_written_once_its_bots_stderr_has_ended() {
         }
     }
     // Well inside the one second arena waits for a capture to end.
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(50));
     if let Some(status) = duel.try_wait().unwrap() {
         let mut text = String::new();
         use std::io::Read;

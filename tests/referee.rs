@@ -880,3 +880,31 @@ fn referee_options_and_specs_are_checked_before_anything_runs() {
         assert!(said.contains(says), "{says}\n{said}");
     }
 }
+
+/// A player not to move is stopped while the referee program thinks, as while its opponent
+/// does: one that spins between its moves gets next to no CPU while it waits, though each of the
+/// referee's answers takes 0.3 s.
+#[test]
+fn a_player_is_stopped_while_the_referee_thinks() {
+    let dir = tempfile::tempdir().unwrap();
+    let spinner = bot("pebbles_spinner.py", "");
+    let (records, stderr, code) = duel(
+        [&spinner, BEST],
+        &format!("python3 tests/bots/referee_slow.py 0.3 {PEBBLES} --max-turns 4"),
+        dir.path(),
+        &[],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(records.len(), 1, "{stderr}");
+    let said =
+        std::fs::read_to_string(game_log(dir.path(), 1).with_extension("seat0.stderr")).unwrap();
+    let spun: Vec<f64> = said
+        .lines()
+        .filter_map(|l| l.strip_prefix("spun ")?.parse().ok())
+        .collect();
+    assert!(spun.len() >= 2, "{said}");
+    // Each wait after the first (the bot's start) lasted at least one of the referee's answers.
+    for s in &spun[1..] {
+        assert!(*s < 0.15, "spun {s} s of CPU while not to move:\n{said}");
+    }
+}

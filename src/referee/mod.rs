@@ -459,8 +459,10 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         // Stopped before the next prompt goes out, not after: once it is written, the bot to
         // move is thinking, and on a busy machine arena may run again only much later. Not once
         // the game is over: the bots only read their last lines and exit, and stopping them to
-        // start them again for that costs two writes to each cgroup and their wake-ups.
-        if !judge.is_over() {
+        // start them again for that costs two writes to each cgroup and their wake-ups. (A
+        // referee program's game awaits no seat while the referee has the turn: not over.)
+        let over = judge.is_over() && !(referee.is_some() && judge.wants_referee());
+        if !over {
             freeze_idle(&mut seats, judge.awaiting(), &setup);
         }
         wire.deliver(&mut out, &mut seats).await;

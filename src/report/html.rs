@@ -185,8 +185,8 @@ fn compress(write: impl FnOnce(&mut dyn Write)) -> Vec<u8> {
         });
         let mut chunks = std::io::BufWriter::with_capacity(64 * 1024, &mut z);
         write(&mut chunks);
-        chunks.flush().expect("writing to memory");
-        drop(chunks);
+        // Into the encoder without flushing it, which would end a zlib block for nothing.
+        chunks.into_inner().expect("writing to memory");
         let out = z.reset(Vec::new()).expect("writing to memory");
         *slot = Some(z);
         out

@@ -7,7 +7,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use futures_util::{Stream, StreamExt};
+use futures_util::{FutureExt, Stream, StreamExt};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::bot::process::IoLimits;
@@ -208,7 +208,14 @@ impl Duel {
                 Ok(played) if !played.settled() => {
                     let done = done.clone();
                     tokio::spawn(async move {
-                        let _ = done.send((i, played.written().await));
+                        // A panic here would lose the game and hold up every later one.
+                        let record = std::panic::AssertUnwindSafe(played.written())
+                            .catch_unwind()
+                            .await
+                            .unwrap_or_else(|_| {
+                                Err(Error::Internal(format!("writing game {}'s log", i + 1)))
+                            });
+                        let _ = done.send((i, record));
                     });
                 }
                 played => {
@@ -468,6 +475,14 @@ pub async fn run(args: Options) -> Result<()> {
                 let _ = stdout.flush();
             }
         }
+    }
+    if !waiting.is_empty() {
+        // A game never told holds up every later one: arena's failure, said, not passed over.
+        failed.get_or_insert(Error::Internal(format!(
+            "game {} ended without a result; {} later game(s) were played but not told",
+            next + 1,
+            waiting.len()
+        )));
     }
     crate::referee::log::sync_folder(&logs)?;
     let page = crate::report::html::write(
