@@ -341,3 +341,95 @@ fn a_duel_with_out_writes_the_report_and_every_game_is_drawn() {
         b.screenshot(&artifact(&format!("duel-{info}.png")));
     }
 }
+
+#[test]
+fn a_roshambo_round_is_one_frame_that_quotes_both_throws() {
+    // The first throw of a round is hidden until the second: a frame for it would show the
+    // same table and notes as the one before.
+    let dir = tempfile::tempdir().unwrap();
+    arena()
+        .args([
+            "duel",
+            "builtin:random",
+            "builtin:counter",
+            "--game",
+            "roshambo",
+        ])
+        .args(["-a", "rounds=3", "--seed", "5", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let view = arena::report::frames::game_view(&game_log(dir.path(), 1), |p| p.exists()).unwrap();
+    let captions: Vec<&str> = view.frames.iter().map(|f| f.caption.as_str()).collect();
+    assert_eq!(
+        captions.len(),
+        4,
+        "the start and one frame a round: {captions:?}"
+    );
+    for (round, frame) in view.frames.iter().enumerate().skip(1) {
+        let arena::games::picture::Board::Table { row: Some(row), .. } = &frame.picture.board
+        else {
+            panic!("round {round} adds no row: {:?}", frame.picture);
+        };
+        assert_eq!(row[0], round.to_string());
+        for (seat, name) in ["random", "counter"].iter().enumerate() {
+            assert!(
+                frame
+                    .caption
+                    .contains(&format!("{name}: {}", row[1 + seat])),
+                "round {round}: {}",
+                frame.caption
+            );
+        }
+    }
+}
+
+#[test]
+fn arena_report_writes_the_page_again_and_names_a_log_that_is_not_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("rps.toml");
+    std::fs::write(
+        &spec,
+        "name = \"again\"\ngame = \"roshambo\"\nformat = \"round-robin\"\n\
+         games_per_pairing = 2\nseed = 3\n\n[params]\nrounds = 5\n\n\
+         [[bot]]\nname = \"r\"\ncommand = \"builtin:random\"\n\n\
+         [[bot]]\nname = \"c\"\ncommand = \"builtin:counter\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    arena()
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let page = out.join("report.html");
+    let first = dir.path().join("first.html");
+    std::fs::rename(&page, &first).unwrap();
+    arena().arg("report").arg(&out).assert().success();
+    let (data, packed) = page_data(&page);
+    assert_eq!(data["games"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        packed,
+        page_data(&first).1,
+        "the games as the run drew them"
+    );
+
+    // The first game's log names the game: one whose first line is not a header is refused.
+    let log = std::fs::read_dir(out.join("logs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .min()
+        .unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let rest = &text[text.find('\n').unwrap() + 1..];
+    std::fs::write(&log, rest).unwrap();
+    let said = arena().arg("report").arg(&out).assert().code(1);
+    let said = String::from_utf8_lossy(&said.get_output().stderr).into_owned();
+    assert!(
+        said.contains(&format!("{}:1: not an arena game log", log.display())),
+        "{said}"
+    );
+}

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::games::find_game;
-use crate::referee::log::Recorded;
+use crate::referee::log::read_header;
 use crate::report::html::{ReportInput, log_file, write};
 use crate::report::{bot_names, read_games};
 
@@ -20,9 +20,7 @@ pub fn run(dir: &Path, title: Option<String>) -> Result<()> {
         )));
     };
     let log = log_file(dir, first, Path::exists);
-    let text =
-        std::fs::read_to_string(&log).map_err(Error::io(format!("reading {}", log.display())))?;
-    let header = Recorded::read(&log, &text)?.header;
+    let header = read_header(&log)?;
     let game = find_game(&header.game).map_err(Error::Usage)?;
     let names = bot_names(&[], &rows);
     let started = std::time::Instant::now();

@@ -154,6 +154,18 @@ impl Grid {
 }
 
 impl Picture {
+    /// Whether the viewer, showing `before`, would show something else for this picture. A table
+    /// keeps the rows it has shown, so a moment that adds no row changes it only by its notes:
+    /// in a round of simultaneous throws, the first throw is hidden and shows nothing new.
+    pub fn differs_from(&self, before: &Picture) -> bool {
+        match (&self.board, &before.board) {
+            (Board::Table { columns, row: None }, Board::Table { columns: shown, .. }) => {
+                columns != shown || self.notes != before.notes
+            }
+            _ => self != before,
+        }
+    }
+
     /// Check the invariants the viewer relies on (for the games' tests).
     pub fn check(&self) -> Result<(), String> {
         match &self.board {

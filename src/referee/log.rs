@@ -532,6 +532,29 @@ fn sync_all(logs: Vec<GameLog>) -> Result<()> {
 // ---------------------------------------------------------------------------------------------
 // Reading a log back, for `arena replay` and the report's viewer.
 
+/// The header of the game log at `path`, from its first line alone: a long game's log is
+/// megabytes, and its header is all that says which game it is.
+pub fn read_header(path: &Path) -> Result<Header> {
+    let file =
+        std::fs::File::open(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(file), &mut first)
+        .map_err(Error::io(format!("reading {}", path.display())))?;
+    parse_header(
+        path,
+        (!first.is_empty()).then_some(first.trim_end_matches('\n')),
+    )
+}
+
+fn parse_header(path: &Path, first: Option<&str>) -> Result<Header> {
+    let bad = |what: &str| Error::Corrupt(format!("{}:1: {what}", path.display()));
+    match first.map(serde_json::from_str::<Entry>) {
+        Some(Ok(Entry::Header { header })) => Ok(*header),
+        Some(Err(e)) => Err(bad(&e.to_string())),
+        _ => Err(bad("not an arena game log: the first line is not a header")),
+    }
+}
+
 /// A game log read back: its header and entries, and the game it records set up as it started.
 pub struct Recorded<'a> {
     pub header: Header,
@@ -548,16 +571,7 @@ impl<'a> Recorded<'a> {
     pub fn read(path: &Path, text: &'a str) -> Result<Recorded<'a>> {
         let bad = |n: usize, what: &str| Error::Corrupt(format!("{}:{n}: {what}", path.display()));
         let mut lines = text.lines().enumerate();
-        let header = match lines.next().map(|(_, l)| serde_json::from_str::<Entry>(l)) {
-            Some(Ok(Entry::Header { header })) => *header,
-            Some(Err(e)) => return Err(bad(1, &e.to_string())),
-            _ => {
-                return Err(bad(
-                    1,
-                    "not an arena game log: the first line is not a header",
-                ));
-            }
-        };
+        let header = parse_header(path, lines.next().map(|(_, l)| l))?;
         let mut entries = Vec::new();
         for (n, line) in lines {
             let e: Entry = serde_json::from_str(line).map_err(|e| bad(n + 1, &e.to_string()))?;

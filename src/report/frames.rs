@@ -106,7 +106,9 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
             .into_iter()
             .find(|&s| !failed[s] && judge.has_failed(s));
         let picture = judge.game().picture();
-        let changed = frames.last().is_none_or(|f| f.picture != picture);
+        let changed = frames
+            .last()
+            .is_none_or(|f| picture.differs_from(&f.picture));
         if !changed && newly_failed.is_none() && referee_fault.is_none() {
             continue;
         }
