@@ -384,16 +384,30 @@ fn a_roshambo_round_is_one_frame_that_quotes_both_throws() {
     }
 }
 
+/// Long games are packed while they are played (`report::live`), short ones when the run ends,
+/// and `arena report` packs every game from its files: all three give the same page.
 #[test]
 fn arena_report_writes_the_page_again_and_names_a_log_that_is_not_one() {
     let dir = tempfile::tempdir().unwrap();
+    // 3,000 rounds: a log of several of its 64 KiB buffers, and a few lines of stderr.
+    let bot = dir.path().join("talker.py");
+    std::fs::write(
+        &bot,
+        "import sys\nfor _ in range(3): sys.stdin.readline()\nfor n in range(1, 3001):\n    \
+         print('ROCK', flush=True)\n    if n % 1000 == 0: \
+         print(f'round {n}', file=sys.stderr, flush=True)\n    sys.stdin.readline()\n",
+    )
+    .unwrap();
     let spec = dir.path().join("rps.toml");
     std::fs::write(
         &spec,
-        "name = \"again\"\ngame = \"roshambo\"\nformat = \"round-robin\"\n\
-         games_per_pairing = 2\nseed = 3\n\n[params]\nrounds = 5\n\n\
-         [[bot]]\nname = \"r\"\ncommand = \"builtin:random\"\n\n\
-         [[bot]]\nname = \"c\"\ncommand = \"builtin:counter\"\n",
+        format!(
+            "name = \"again\"\ngame = \"roshambo\"\nformat = \"round-robin\"\n\
+             games_per_pairing = 2\nseed = 3\n\n[params]\nrounds = 3000\n\n\
+             [[bot]]\nname = \"r\"\ncommand = \"builtin:random\"\n\n\
+             [[bot]]\nname = \"t\"\ncommand = \"python3 {}\"\n",
+            bot.display()
+        ),
     )
     .unwrap();
     let out = dir.path().join("out");
@@ -415,14 +429,36 @@ fn arena_report_writes_the_page_again_and_names_a_log_that_is_not_one() {
         page_data(&first).1,
         "the games as the run drew them"
     );
-
-    // The first game's log names the game: one whose first line is not a header is refused.
-    let log = std::fs::read_dir(out.join("logs"))
+    // Each game's entry names its seats by index into the page's bots.
+    let t = data["bots"]
+        .as_array()
         .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .min()
+        .iter()
+        .position(|b| b == "t")
         .unwrap();
+    for (line, game) in packed.iter().zip(data["games"].as_array().unwrap()) {
+        let view = unpack(line);
+        assert_eq!(view["frames"].as_array().unwrap().len(), 3001);
+        let talker = if game[2] == t { 0 } else { 1 };
+        assert!(
+            view["stderr"][talker]
+                .as_str()
+                .unwrap()
+                .ends_with("round 3000\n"),
+            "{}",
+            view["stderr"]
+        );
+    }
+
+    // The log of games.csv's first row names the game (games are recorded as they end, so
+    // that may be either): one whose first line is not a header is refused.
+    let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let first_row = csv.lines().nth(1).unwrap();
+    let log = out.join("logs").join(
+        Path::new(first_row.rsplit(',').next().unwrap())
+            .file_name()
+            .unwrap(),
+    );
     let text = std::fs::read_to_string(&log).unwrap();
     let rest = &text[text.find('\n').unwrap() + 1..];
     std::fs::write(&log, rest).unwrap();

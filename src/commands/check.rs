@@ -142,6 +142,7 @@ pub async fn run(args: Options) -> Result<()> {
             ponder: false,
             opening: None,
             referee: referee.clone(),
+            tap: None,
         })
         .await;
         let result = match result {

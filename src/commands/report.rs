@@ -39,6 +39,7 @@ pub fn run(dir: &Path, title: Option<String>) -> Result<()> {
             names: &names,
             rows: &rows,
         },
+        Default::default(),
     )?;
     eprintln!(
         "arena: {} games in {} ({:.2} s)",

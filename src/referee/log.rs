@@ -308,8 +308,36 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entry<'a> {
     }
 }
 
+/// Sees every byte of a game log as it goes to the file: the report's live packers
+/// (`report::live`), which then have the game drawn by the time it ends.
+pub trait Tap: Send + Sync {
+    fn bytes(&mut self, bytes: &[u8]);
+    /// The log is whole, its result written, and the bots' stderr is in its files.
+    fn whole(self: Box<Self>);
+}
+
+/// The log's file, and what sees its bytes.
+struct LogFile {
+    file: File,
+    tap: Option<Box<dyn Tap>>,
+}
+
+impl Write for LogFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        if let Some(tap) = &mut self.tap {
+            tap.bytes(&buf[..n]);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
 pub struct GameLog {
-    out: BufWriter<File>,
+    out: BufWriter<LogFile>,
     t0: Instant,
     path: String,
     /// The first write error; the game goes on, and the error is reported at the end.
@@ -319,7 +347,11 @@ pub struct GameLog {
 impl GameLog {
     /// A new log, and whether one was there already: the game is being played again (a resumed
     /// run, or a duel into the same folder), and what its last attempt left beside it is stale.
-    pub fn create(path: &Path, header: Header) -> Result<(GameLog, bool)> {
+    pub fn create(
+        path: &Path,
+        header: Header,
+        tap: Option<Box<dyn Tap>>,
+    ) -> Result<(GameLog, bool)> {
         let context = || format!("creating {}", path.display());
         let new = std::fs::OpenOptions::new()
             .write(true)
@@ -338,7 +370,7 @@ impl GameLog {
             }
         };
         let mut log = GameLog {
-            out: BufWriter::with_capacity(64 * 1024, file),
+            out: BufWriter::with_capacity(64 * 1024, LogFile { file, tap }),
             t0: Instant::now(),
             path: path.display().to_string(),
             error: None,
@@ -471,7 +503,12 @@ impl GameLog {
             self.error = Some(e);
         }
         match self.error.take() {
-            None => Ok(self),
+            None => {
+                if let Some(tap) = self.out.get_mut().tap.take() {
+                    tap.whole();
+                }
+                Ok(self)
+            }
             Some(e) => Err(self.failed(e)),
         }
     }
@@ -513,13 +550,17 @@ pub fn sync_folder(dir: &Path) -> Result<()> {
 
 fn sync_all(logs: Vec<GameLog>) -> Result<()> {
     if logs.len() < ONE_PASS {
-        return logs
-            .iter()
-            .try_for_each(|log| log.out.get_ref().sync_data().map_err(|e| log.failed(e)));
+        return logs.iter().try_for_each(|log| {
+            log.out
+                .get_ref()
+                .file
+                .sync_data()
+                .map_err(|e| log.failed(e))
+        });
     }
     let mut devices: Vec<u64> = Vec::new();
     for log in &logs {
-        let file = log.out.get_ref();
+        let file = &log.out.get_ref().file;
         let dev = file.metadata().map_err(|e| log.failed(e))?.dev();
         if !devices.contains(&dev) {
             devices.push(dev);
@@ -546,7 +587,7 @@ pub fn read_header(path: &Path) -> Result<Header> {
     )
 }
 
-fn parse_header(path: &Path, first: Option<&str>) -> Result<Header> {
+pub fn parse_header(path: &Path, first: Option<&str>) -> Result<Header> {
     let bad = |what: &str| Error::Corrupt(format!("{}:1: {what}", path.display()));
     match first.map(serde_json::from_str::<Entry>) {
         Some(Ok(Entry::Header { header })) => Ok(*header),
@@ -569,37 +610,63 @@ pub struct Recorded<'a> {
 impl<'a> Recorded<'a> {
     /// Read a log's text; errors name the file and line.
     pub fn read(path: &Path, text: &'a str) -> Result<Recorded<'a>> {
-        let bad = |n: usize, what: &str| Error::Corrupt(format!("{}:{n}: {what}", path.display()));
         let mut lines = text.lines().enumerate();
         let header = parse_header(path, lines.next().map(|(_, l)| l))?;
-        let mut entries = Vec::new();
-        for (n, line) in lines {
-            let e: Entry = serde_json::from_str(line).map_err(|e| bad(n + 1, &e.to_string()))?;
-            // A seat beyond the game's two was never written by arena: an edited log.
-            let seat = match &e {
-                Entry::Sent { to: s, .. }
-                | Entry::Received { from: s, .. }
-                | Entry::Fault { fault: s, .. }
-                | Entry::Exit { exit: s, .. } => Some(*s),
-                _ => None,
-            };
-            if let Some(s) = seat.filter(|&s| s >= 2) {
-                return Err(bad(
-                    n + 1,
-                    &format!("seat {s} does not exist: the game has seats 0 and 1"),
-                ));
-            }
-            entries.push((n + 1, e));
-        }
-        let game = crate::games::find_game(&header.game).map_err(|e| bad(1, &e))?;
+        let entries = lines
+            .map(|(n, line)| parse_entry(path, n + 1, line).map(|e| (n + 1, e)))
+            .collect::<Result<Vec<_>>>()?;
+        let Started { names, judge, out } = Started::new(path, &header)?;
+        Ok(Recorded {
+            header,
+            names,
+            entries,
+            judge,
+            out,
+        })
+    }
+}
+
+/// One line after the header, numbered `n` in the file at `path`; errors name both.
+pub fn parse_entry<'a>(path: &Path, n: usize, line: &'a str) -> Result<Entry<'a>> {
+    let bad = |what: &str| Error::Corrupt(format!("{}:{n}: {what}", path.display()));
+    let e: Entry = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
+    // A seat beyond the game's two was never written by arena: an edited log.
+    let seat = match &e {
+        Entry::Sent { to: s, .. }
+        | Entry::Received { from: s, .. }
+        | Entry::Fault { fault: s, .. }
+        | Entry::Exit { exit: s, .. } => Some(*s),
+        _ => None,
+    };
+    match seat.filter(|&s| s >= 2) {
+        Some(s) => Err(bad(&format!(
+            "seat {s} does not exist: the game has seats 0 and 1"
+        ))),
+        None => Ok(e),
+    }
+}
+
+/// The game a log's header describes, set up as it started.
+pub struct Started {
+    pub names: [String; 2],
+    pub judge: super::Judge,
+    /// What the game sent as it started.
+    pub out: Outbox,
+}
+
+impl Started {
+    /// Errors name the header's line of the log at `path`.
+    pub fn new(path: &Path, header: &Header) -> Result<Started> {
+        let bad = |what: &str| Error::Corrupt(format!("{}:1: {what}", path.display()));
+        let game = crate::games::find_game(&header.game).map_err(|e| bad(&e))?;
         let pairs = header.params.clone().recorded(game.params).pairs();
         let params = Params::resolve(
             game.params,
             pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
         )
-        .map_err(|e| bad(1, &e))?;
+        .map_err(|e| bad(&e))?;
         if header.players.len() != 2 {
-            return Err(bad(1, "a game log names exactly two players"));
+            return Err(bad("a game log names exactly two players"));
         }
         let names = [
             header.players[0].name.clone(),
@@ -611,20 +678,13 @@ impl<'a> Recorded<'a> {
             timeout: header.timeout,
             opening: header.opening.clone(),
         };
-        let mut judge =
-            super::Judge::new(game.new_game(&params, &seating).map_err(|e| bad(1, &e))?);
+        let mut judge = super::Judge::new(game.new_game(&params, &seating).map_err(|e| bad(&e))?);
         let mut out = Outbox {
             now_ms: header.start_ms,
             ..Outbox::default()
         };
         judge.start(&mut out);
-        Ok(Recorded {
-            header,
-            names,
-            entries,
-            judge,
-            out,
-        })
+        Ok(Started { names, judge, out })
     }
 }
 
@@ -801,7 +861,7 @@ mod tests {
             let logs = (0..n)
                 .map(|i| {
                     let path = dir.path().join(format!("{n}-{i}.jsonl"));
-                    let (mut log, _) = GameLog::create(&path, header()).unwrap();
+                    let (mut log, _) = GameLog::create(&path, header(), None).unwrap();
                     log.sent(Seat::First, "ROCK");
                     (log, serde_json::json!({ "game": i }))
                 })

@@ -53,6 +53,8 @@ pub struct MatchSetup {
     pub opening: Option<String>,
     /// The program that referees a game of `referee` (`games::program`).
     pub referee: Option<RefereeProgram>,
+    /// What sees the log's bytes as they are written (the report's live packers).
+    pub tap: Option<Box<dyn log::Tap>>,
 }
 
 /// One finished game, as `--json` prints it and the tables record it.
@@ -318,7 +320,7 @@ impl Played {
 
 /// Play one game to its end; the caller makes the log durable (`Played::durable`), so that a
 /// tournament can start the next game while the disk catches up.
-pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
+pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
     let names = [setup.players[0].name.clone(), setup.players[1].name.clone()];
     let seating = Seating {
         names: names.clone(),
@@ -364,7 +366,7 @@ pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
         }),
     };
     let start_ms = header.start_ms;
-    let (log, again) = GameLog::create(&setup.log_path, header)?;
+    let (log, again) = GameLog::create(&setup.log_path, header, setup.tap.take())?;
     if again {
         // Made at a bot's first byte: one left by the last attempt at this game must not pass
         // for what this one's bots said.

@@ -7,10 +7,11 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::games::Outbox;
 use crate::games::Seat;
 use crate::games::picture::Picture;
-use crate::referee::log::Entry;
-use crate::referee::log::{Recorded, apply};
+use crate::referee::Judge;
+use crate::referee::log::{Entry, Header, Recorded, Started, apply};
 use crate::referee::stderr_path;
 
 /// The most of a bot's stderr the report carries per game; the file beside the log has it all.
@@ -18,7 +19,7 @@ pub const STDERR_TAIL: usize = 8 * 1024;
 /// A move quoted in a caption is cut to this many bytes (a flood is not worth showing).
 const MAX_QUOTE: usize = 160;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Frame {
     pub picture: Picture,
     /// What led to this moment: the lines the bots sent since the last frame, or a failure.
@@ -64,38 +65,66 @@ fn stderr_tail(path: &Path) -> String {
     )
 }
 
-/// Replay a game log into frames: the start, then one frame whenever the board changed or a
-/// seat failed. `has_stderr` says whether a seat's stderr file is there (most bots write none).
-pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameView> {
-    let text =
-        std::fs::read_to_string(log).map_err(Error::io(format!("reading {}", log.display())))?;
-    let Recorded {
-        header,
-        names,
-        entries,
-        mut judge,
-        mut out,
-    } = Recorded::read(log, &text)?;
-    let mut frames = vec![Frame {
-        picture: judge.game().picture(),
-        caption: "start".into(),
-        ms: 0,
-    }];
-    let mut said: Vec<String> = Vec::new();
-    for (_, entry) in &entries {
+/// A game log's frames, made line by line as the log is read or written: the start, then one
+/// frame whenever the board changed or a seat failed.
+pub struct FrameMaker {
+    start_ms: u64,
+    names: [String; 2],
+    judge: Judge,
+    out: Outbox,
+    /// The lines said since the last frame.
+    said: Vec<String>,
+    last: Frame,
+    referee: bool,
+}
+
+impl FrameMaker {
+    /// The game of the log at `path` set up from its header, and its first frame.
+    pub fn new(path: &Path, header: &Header) -> Result<FrameMaker> {
+        let Started {
+            names,
+            judge,
+            mut out,
+        } = Started::new(path, header)?;
+        out.msgs.clear();
+        let last = Frame {
+            picture: judge.game().picture(),
+            caption: "start".into(),
+            ms: 0,
+        };
+        Ok(FrameMaker {
+            start_ms: header.start_ms,
+            names,
+            judge,
+            out,
+            said: Vec::new(),
+            last,
+            referee: header.referee.is_some(),
+        })
+    }
+
+    /// The last frame made: the start, until a move changes the board.
+    pub fn last(&self) -> &Frame {
+        &self.last
+    }
+
+    /// Take the log's next entry; returns the frame it makes, if it makes one.
+    pub fn entry(&mut self, entry: &Entry) -> Option<&Frame> {
+        let judge = &mut self.judge;
         let failed = Seat::BOTH.map(|s| judge.has_failed(s));
         let referee_failed = judge.referee_fault().is_some();
-        if !apply(&mut judge, header.start_ms, entry, &mut out) {
-            continue;
+        if !apply(judge, self.start_ms, entry, &mut self.out) {
+            return None;
         }
-        out.msgs.clear();
+        self.out.msgs.clear();
         let t = match entry {
             Entry::Received { t, from, line } => {
-                said.push(format!("{}: {}", names[*from], quote(line)));
+                self.said
+                    .push(format!("{}: {}", self.names[*from], quote(line)));
                 *t
             }
             Entry::FromReferee { t, referee } => {
-                said.push(format!("referee: {}", quote(referee)));
+                self.said.push(format!("referee: {}", quote(referee)));
                 *t
             }
             Entry::Fault { t, .. } | Entry::RefereeFault { t, .. } => *t,
@@ -106,22 +135,21 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
             .into_iter()
             .find(|&s| !failed[s] && judge.has_failed(s));
         let picture = judge.game().picture();
-        let changed = frames
-            .last()
-            .is_none_or(|f| picture.differs_from(&f.picture));
-        if !changed && newly_failed.is_none() && referee_fault.is_none() {
-            continue;
+        if !picture.differs_from(&self.last.picture)
+            && newly_failed.is_none()
+            && referee_fault.is_none()
+        {
+            return None;
         }
-        let mut caption = said.join("  ·  ");
-        said.clear();
-        if let Some(f) = newly_failed.and_then(|s| judge.fault_of(s).map(|f| (s, f))) {
+        let mut caption = self.said.join("  ·  ");
+        self.said.clear();
+        if let Some((seat, fault)) = newly_failed.and_then(|s| judge.fault_of(s).map(|f| (s, f))) {
             if !caption.is_empty() {
                 caption.push_str("  ·  ");
             }
-            let (seat, fault) = f;
             caption.push_str(&format!(
                 "{} failed ({}): {}",
-                names[seat],
+                self.names[seat],
                 fault.kind.as_str(),
                 fault.detail
             ));
@@ -136,26 +164,55 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
                 fault.detail
             ));
         }
-        frames.push(Frame {
+        self.last = Frame {
             picture,
             caption,
             ms: t / 1000,
-        });
+        };
+        Some(&self.last)
     }
-    let tail = |path: &Path| {
-        if has_stderr(path) {
-            stderr_tail(path)
-        } else {
-            String::new()
+
+    /// The end of each seat's stderr, and of a referee program's for a game one played.
+    /// `has_stderr` says whether a file is there (most bots write none).
+    pub fn stderr(
+        &self,
+        log: &Path,
+        has_stderr: impl Fn(&Path) -> bool,
+    ) -> ([String; 2], Option<String>) {
+        let tail = |path: &Path| {
+            if has_stderr(path) {
+                stderr_tail(path)
+            } else {
+                String::new()
+            }
+        };
+        (
+            Seat::BOTH.map(|s| tail(&stderr_path(log, s))),
+            self.referee
+                .then(|| tail(&crate::referee::program::stderr_path(log))),
+        )
+    }
+}
+
+/// Replay a game log into its frames and stderr.
+pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameView> {
+    let text =
+        std::fs::read_to_string(log).map_err(Error::io(format!("reading {}", log.display())))?;
+    let Recorded {
+        header, entries, ..
+    } = Recorded::read(log, &text)?;
+    let mut maker = FrameMaker::new(log, &header)?;
+    let mut frames = vec![maker.last().clone()];
+    for (_, entry) in &entries {
+        if let Some(frame) = maker.entry(entry) {
+            frames.push(frame.clone());
         }
-    };
+    }
+    let (stderr, referee_stderr) = maker.stderr(log, has_stderr);
     Ok(GameView {
         frames,
-        stderr: Seat::BOTH.map(|s| tail(&stderr_path(log, s))),
-        referee_stderr: header
-            .referee
-            .is_some()
-            .then(|| tail(&crate::referee::program::stderr_path(log))),
+        stderr,
+        referee_stderr,
     })
 }
 

@@ -6,17 +6,16 @@
 //! for the tables, and one compressed line per game for the viewer, which the page unpacks only
 //! when that game is opened. So a report of 10,000 games opens in well under a second.
 
-use std::io::Write;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use base64::Engine;
 use serde::Serialize;
 
 use crate::error::Result;
 use crate::games::GameInfo;
 use crate::ratings;
 
-use super::frames::game_view;
+use super::pack::{Packer, unshowable};
 use super::{GameRow, Standing, crosstable, game_scores, name_index, standings, write_atomic};
 
 const TEMPLATE: &str = include_str!("assets/report.html");
@@ -41,6 +40,9 @@ pub struct ReportInput<'a> {
     pub names: &'a [String],
     pub rows: &'a [GameRow],
 }
+
+/// Games packed already, by the log's path as a row records it (`live`).
+pub type Ready = HashMap<String, String>;
 
 #[derive(Serialize)]
 struct Progress {
@@ -155,67 +157,45 @@ impl Present {
     }
 }
 
-/// One game for the viewer: its frames and stderr as zlib-compressed JSON in base64, or `!` and why
-/// it cannot be shown.
+/// One game for the viewer (`pack`). A game that cannot be drawn (even one a picture bug panics
+/// on) is shown as such, and the run and the rest of the report go on.
 fn pack(log: &Path, present: &Present) -> String {
-    // A game that cannot be drawn (even one a picture bug panics on) is shown as such, and the
-    // run and the rest of the report go on.
-    let view = match std::panic::catch_unwind(|| game_view(log, |p| present.has(p))) {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => return format!("!{e}").replace(['\n', '<'], " "),
-        Err(_) => return format!("!drawing {} failed (a bug in arena)", log.display()),
-    };
-    let bytes = compress(|w| serde_json::to_writer(w, &view).expect("a view serialises"));
-    base64::engine::general_purpose::STANDARD.encode(bytes)
+    std::panic::catch_unwind(|| Packer::file(log, |p| present.has(p)))
+        .unwrap_or_else(|_| drawing_failed(log))
 }
 
-/// zlib of what `write` writes, with one compressor per thread reused from game to game: making
-/// one allocates and clears a few hundred KiB, more than compressing a short game's frames. The
-/// JSON goes straight in, in chunks (serde_json writes token by token, and the encoder does work
-/// per call): a long game's frames are megabytes, not worth holding whole. Level 3: a third of
-/// the default level's time on a long game, for a page a sixth larger.
-fn compress(write: impl FnOnce(&mut dyn Write)) -> Vec<u8> {
-    thread_local! {
-        static ENCODER: std::cell::RefCell<Option<flate2::write::ZlibEncoder<Vec<u8>>>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    ENCODER.with_borrow_mut(|slot| {
-        let mut z = slot.take().unwrap_or_else(|| {
-            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(3))
-        });
-        let mut chunks = std::io::BufWriter::with_capacity(64 * 1024, &mut z);
-        write(&mut chunks);
-        // Into the encoder without flushing it, which would end a zlib block for nothing.
-        chunks.into_inner().expect("writing to memory");
-        let out = z.reset(Vec::new()).expect("writing to memory");
-        *slot = Some(z);
-        out
-    })
+/// What the viewer shows of a game whose drawing panicked.
+pub fn drawing_failed(log: &Path) -> String {
+    unshowable(&format!(
+        "drawing {} failed (a bug in arena)",
+        log.display()
+    ))
 }
 
-/// Pack every game, on all cores: replaying ten thousand logs is the report's main cost. A
-/// tournament packs them when it ends rather than each as it finishes: the same work, without
-/// taking a core from running bots, or holding every game in memory until the end.
-fn packed_games(dir: &Path, rows: &[GameRow]) -> Vec<String> {
+/// Pack every game not packed already (`ready`, by the log's path as the row records it), on
+/// all cores: replaying ten thousand logs is the report's main cost.
+fn packed_games(dir: &Path, rows: &[GameRow], ready: &mut Ready) -> Vec<String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = rows.len().div_ceil(threads).max(1);
+    let mut packed: Vec<Option<String>> = rows.iter().map(|r| ready.remove(&r.log)).collect();
+    let todo: Vec<(&GameRow, &mut Option<String>)> = rows
+        .iter()
+        .zip(packed.iter_mut())
+        .filter(|(_, p)| p.is_none())
+        .collect();
+    let chunk = todo.len().div_ceil(threads).max(1);
     let present = &Present::list(dir);
     std::thread::scope(|s| {
-        let parts: Vec<_> = rows
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|r| pack(&log_file(dir, r, |p| present.has(p)), present))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|p| p.join().expect("packing a game does not panic"))
-            .collect()
-    })
+        let mut todo = todo;
+        while !todo.is_empty() {
+            let part: Vec<_> = todo.drain(..chunk.min(todo.len())).collect();
+            s.spawn(move || {
+                for (r, slot) in part {
+                    *slot = Some(pack(&log_file(dir, r, |p| present.has(p)), present));
+                }
+            });
+        }
+    });
+    packed.into_iter().map(|p| p.unwrap_or_default()).collect()
 }
 
 /// JSON to sit inside a `<script>` element: no `<` at all, since `</script>` would end it early
@@ -233,7 +213,7 @@ fn escape_html(text: &str) -> String {
 }
 
 /// The whole page as text.
-pub fn render(dir: &Path, input: &ReportInput) -> String {
+pub fn render(dir: &Path, input: &ReportInput, ready: &mut Ready) -> String {
     let index = name_index(input.names);
     let games = input
         .rows
@@ -271,7 +251,7 @@ pub fn render(dir: &Path, input: &ReportInput) -> String {
         failures: failures(input.names, input.rows),
         games,
     };
-    let packed = packed_games(dir, input.rows).join("\n");
+    let packed = packed_games(dir, input.rows, ready).join("\n");
     fill(
         TEMPLATE,
         &[
@@ -309,10 +289,11 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
     page
 }
 
-/// Write `dir/report.html` (replaced atomically) and return its path.
-pub fn write(dir: &Path, input: &ReportInput) -> Result<PathBuf> {
+/// Write `dir/report.html` (replaced atomically) and return its path. Games in `ready` are not
+/// packed again.
+pub fn write(dir: &Path, input: &ReportInput, mut ready: Ready) -> Result<PathBuf> {
     let path = dir.join("report.html");
-    let page = render(dir, input);
+    let page = render(dir, input, &mut ready);
     write_atomic(&path, page.as_bytes())?;
     Ok(path)
 }
@@ -366,6 +347,7 @@ mod tests {
                 names: &names,
                 rows: &rows,
             },
+            &mut Ready::new(),
         );
         assert_eq!(page.matches("</script>").count(), 3, "only the page's own");
         assert!(page.contains("&lt;title&gt;"));

@@ -15,6 +15,8 @@ use crate::referee::{GameRecord, stderr_path};
 
 pub mod frames;
 pub mod html;
+pub mod live;
+pub mod pack;
 
 /// One finished game: a row of `games.csv`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

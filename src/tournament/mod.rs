@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::games::derive_seed;
 use crate::referee::{self, MatchSetup, Played, Player};
 use crate::referee::{SETUP_ATTEMPTS, SETUP_PAUSE};
+use crate::report::live::Live;
 use crate::report::{self, GameRow};
 use crate::schedule::swiss::{SwissPlayer, pair_round};
 use crate::schedule::{Planned, swiss_pair};
@@ -117,6 +118,8 @@ struct Results {
     last_tables: Instant,
     /// Each bot's points so far, for the progress line (kept up to date, not summed per game).
     points: BTreeMap<String, f64>,
+    /// Packs the games for the report as they are played.
+    live: Option<std::sync::Arc<Live>>,
 }
 
 impl Results {
@@ -147,6 +150,7 @@ impl Results {
             rows: std::sync::Arc::new(rows),
             spec: spec.clone(),
             last_tables: Instant::now(),
+            live: Live::start().map(std::sync::Arc::new),
         })
     }
 
@@ -216,8 +220,10 @@ impl Results {
         }
     }
 
-    /// `report.html`: written when a run ends (it replays every game, so not after each one).
+    /// `report.html`: written when a run ends (it replays every game, so not after each one),
+    /// from the games packed while they were played and the others' logs.
     fn write_report(&self) -> Result<PathBuf> {
+        let ready = self.live.as_deref().map(Live::finish).unwrap_or_default();
         report::html::write(
             &self.dir,
             &report::html::ReportInput {
@@ -228,6 +234,7 @@ impl Results {
                 names: &self.names,
                 rows: &self.rows,
             },
+            ready,
         )
     }
 
@@ -788,13 +795,14 @@ async fn play_one(
     spec: &Spec,
     dir: &Path,
     job: &Job,
+    live: Option<&Live>,
     stop: &mut Stop,
     halted: &Halted,
 ) -> Option<Result<Played>> {
     let mut attempt = 1;
     loop {
         let played = tokio::select! {
-            played = referee::play_unsynced(setup(spec, dir, job)) => played,
+            played = referee::play_unsynced(setup(spec, dir, job, live)) => played,
             Ok(_) = stop.wait_for(|&level| level >= 2) => return None,
         };
         match played {
@@ -844,13 +852,14 @@ async fn play_all(
     let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut workers = JoinSet::new();
     for _ in 0..threads.jobs() {
-        let (queue, done, spec, dir, mut stop, halted) = (
+        let (queue, done, spec, dir, mut stop, halted, live) = (
             queue.clone(),
             done_tx.clone(),
             spec.clone(),
             dir.to_path_buf(),
             stop.clone(),
             halted.clone(),
+            results.live.clone(),
         );
         workers.spawn(threads.spawn(async move {
             loop {
@@ -870,7 +879,7 @@ async fn play_all(
                 let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else {
                     break;
                 };
-                let played = play_one(&spec, &dir, &job, &mut stop, &halted).await;
+                let played = play_one(&spec, &dir, &job, live.as_deref(), &mut stop, &halted).await;
                 match played {
                     // A bot's last stderr can reach its file after its exit was seen: the game
                     // is recorded once it is there, and the slot plays on meanwhile: waiting
@@ -1003,7 +1012,8 @@ async fn play_all(
     Ok(outcome)
 }
 
-fn setup(spec: &Spec, dir: &Path, job: &Job) -> MatchSetup {
+fn setup(spec: &Spec, dir: &Path, job: &Job, live: Option<&Live>) -> MatchSetup {
+    let log_path = dir.join("logs").join(format!("game-{:05}.jsonl", job.id));
     let players = job.planned.seats.map(|i| Player {
         name: spec.bots[i].name.clone(),
         bot: spec.bots[i].bot.clone(),
@@ -1023,7 +1033,8 @@ fn setup(spec: &Spec, dir: &Path, job: &Job) -> MatchSetup {
             framing: spec.game.framing,
             ..IoLimits::default()
         },
-        log_path: dir.join("logs").join(format!("game-{:05}.jsonl", job.id)),
+        tap: live.and_then(|l| l.tap(&log_path)),
+        log_path,
         spectator: None,
         ponder: spec.ponder,
         opening: spec

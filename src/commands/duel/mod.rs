@@ -17,6 +17,7 @@ use crate::games::openings::{self, Book, Order};
 use crate::games::{Seat, derive_seed};
 use crate::out::plural;
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Played, Player, play_retrying};
+use crate::report::live::Live;
 use crate::schedule::pair_of_game;
 use crate::stats::{Sprt, Tally, Wdl};
 use crate::tournament::threads::{GameThreads, cores};
@@ -134,6 +135,8 @@ struct Duel {
     spectate: Option<BotCommand>,
     ponder: bool,
     book: Option<Book>,
+    /// Packs the games for the report as they are played.
+    live: Option<Live>,
 }
 
 impl Duel {
@@ -153,6 +156,7 @@ impl Duel {
             Some(cmd) => Some(SpectatorSink::spawn(cmd, self.limits).map_err(Error::Usage)?),
             None => None,
         };
+        let log_path = self.logs.join(format!("game-{:04}.jsonl", i + 1));
         let played = play_retrying(|| MatchSetup {
             game: self.matched.game,
             params: self.matched.params.clone(),
@@ -164,7 +168,7 @@ impl Duel {
             timeout: self.matched.timeout,
             startup_timeout: self.matched.startup_timeout,
             limits: self.limits,
-            log_path: self.logs.join(format!("game-{:04}.jsonl", i + 1)),
+            log_path: log_path.clone(),
             spectator: sink.as_ref().map(|s| s.sender()),
             ponder: self.ponder,
             // Games 1 and 2 start from the first opening, seats swapped, and so on.
@@ -173,6 +177,7 @@ impl Duel {
                 .as_ref()
                 .map(|b| b.opening(pair_of_game(i as u32))),
             referee: self.matched.referee.clone(),
+            tap: self.live.as_ref().and_then(|l| l.tap(&log_path)),
         })
         .await;
         if let Some(sink) = sink {
@@ -344,6 +349,7 @@ pub async fn run(args: Options) -> Result<()> {
         spectate,
         ponder: args.ponder,
         book,
+        live: Live::start(),
     });
     // Set once the SPRT has its answer: no game starts after that.
     let stop = Arc::new(AtomicBool::new(false));
@@ -495,6 +501,7 @@ pub async fn run(args: Options) -> Result<()> {
             names: &names,
             rows: &rows,
         },
+        duel.live.as_ref().map(Live::finish).unwrap_or_default(),
     )?;
     eprintln!("arena: report in {}", page.display());
     let games = &tally.games;

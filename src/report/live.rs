@@ -1,0 +1,298 @@
+//! Long games packed for the report while they are played: each game's log bytes are handed
+//! over as they go to the file (`log::Tap`), and a few threads at idle priority draw the frames
+//! and compress them on CPU the bots leave unused. A game of 10,000 moves is then packed by the
+//! time it ends, where packing it after took 60 ms. The report packs the rest from their files,
+//! as it always can.
+//!
+//! Idle priority (`SCHED_IDLE`): the packers never take a core from a bot or a referee, and so
+//! never change a game's timing. On a machine with every core busy they wait, and their queue
+//! is bounded: past `MAX_BACKLOG` bytes, new games are left to the report.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use super::html::{Ready, drawing_failed};
+use super::pack::Packer;
+use crate::referee::log::Tap;
+
+/// Log bytes waiting for the packers, at most, before new games are left to the report.
+const MAX_BACKLOG: usize = 32 << 20;
+
+enum Msg {
+    Start(u64, PathBuf),
+    Bytes(u64, Vec<u8>),
+    /// The log is whole and the bots' stderr in its files.
+    Whole(u64),
+    /// The game was not played to its end (arena could not set it up); its log is gone.
+    Dropped(u64),
+    End,
+}
+
+pub struct Live {
+    shared: Arc<Shared>,
+    threads: Mutex<Vec<JoinHandle<Ready>>>,
+}
+
+/// What every tap needs.
+struct Shared {
+    packers: Vec<Sender<Msg>>,
+    next: AtomicU64,
+    backlog: AtomicUsize,
+}
+
+impl Live {
+    /// One packer thread per core. None when a thread cannot be started: the report then packs
+    /// every game itself.
+    pub fn start() -> Option<Live> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let (packers, receivers): (Vec<_>, Vec<_>) = (0..threads).map(|_| channel()).unzip();
+        let shared = Arc::new(Shared {
+            packers,
+            next: AtomicU64::new(0),
+            backlog: AtomicUsize::new(0),
+        });
+        let threads = receivers
+            .into_iter()
+            .enumerate()
+            .map(|(i, rx)| {
+                let shared = Arc::clone(&shared);
+                std::thread::Builder::new()
+                    .name(format!("arena-pack-{i}"))
+                    .spawn(move || serve(rx, &shared.backlog))
+            })
+            .collect::<std::io::Result<Vec<_>>>()
+            .ok()?;
+        Some(Live {
+            shared,
+            threads: Mutex::new(threads),
+        })
+    }
+
+    /// A tap for the log about to be written at `log`.
+    pub fn tap(&self, log: &Path) -> Option<Box<dyn Tap>> {
+        Some(Box::new(LiveTap {
+            shared: Arc::clone(&self.shared),
+            log: log.to_path_buf(),
+            state: TapState::First(None),
+        }))
+    }
+
+    /// Every game packed, by its log's path; waits for the packers to catch up. Games started
+    /// after this are left to the report.
+    pub fn finish(&self) -> Ready {
+        for tx in &self.shared.packers {
+            let _ = tx.send(Msg::End);
+        }
+        let threads = std::mem::take(&mut *self.threads.lock().expect("not poisoned"));
+        let mut ready = Ready::new();
+        for handle in threads {
+            // A packer that panicked outside a game leaves its games to the report.
+            if let Ok(packed) = handle.join() {
+                ready.extend(packed);
+            }
+        }
+        ready
+    }
+}
+
+/// A log's bytes come in pieces of the log's buffer (64 KiB), and a short game's all at its
+/// end. Its pack is left to the report: handing it over would cost more than packing it then
+/// with the others, on every core. A game goes to a packer with its second piece.
+struct LiveTap {
+    shared: Arc<Shared>,
+    log: PathBuf,
+    state: TapState,
+}
+
+enum TapState {
+    /// The first piece, kept until it is known whether the game is long.
+    First(Option<Vec<u8>>),
+    /// On a packer, as this game.
+    Packing(u64, Sender<Msg>),
+    /// Left to the report.
+    Left,
+}
+
+impl LiveTap {
+    fn send(&self, tx: &Sender<Msg>, bytes: Vec<u8>, id: u64) -> bool {
+        self.shared
+            .backlog
+            .fetch_add(bytes.len(), Ordering::Relaxed);
+        tx.send(Msg::Bytes(id, bytes)).is_ok()
+    }
+}
+
+impl Tap for LiveTap {
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.state = match std::mem::replace(&mut self.state, TapState::Left) {
+            TapState::First(None) => TapState::First(Some(bytes.to_vec())),
+            TapState::First(Some(first)) => {
+                let shared = &self.shared;
+                if shared.backlog.load(Ordering::Relaxed) > MAX_BACKLOG {
+                    TapState::Left
+                } else {
+                    let id = shared.next.fetch_add(1, Ordering::Relaxed);
+                    let tx = shared.packers[id as usize % shared.packers.len()].clone();
+                    let sent = tx.send(Msg::Start(id, self.log.clone())).is_ok()
+                        && self.send(&tx, first, id)
+                        && self.send(&tx, bytes.to_vec(), id);
+                    if sent {
+                        TapState::Packing(id, tx)
+                    } else {
+                        TapState::Left
+                    }
+                }
+            }
+            TapState::Packing(id, tx) => {
+                if self.send(&tx, bytes.to_vec(), id) {
+                    TapState::Packing(id, tx)
+                } else {
+                    TapState::Left
+                }
+            }
+            TapState::Left => TapState::Left,
+        };
+    }
+
+    fn whole(mut self: Box<Self>) {
+        if let TapState::Packing(id, tx) = std::mem::replace(&mut self.state, TapState::Left) {
+            let _ = tx.send(Msg::Whole(id));
+        }
+    }
+}
+
+impl Drop for LiveTap {
+    fn drop(&mut self) {
+        if let TapState::Packing(id, tx) = &self.state {
+            let _ = tx.send(Msg::Dropped(*id));
+        }
+    }
+}
+
+/// A game on a packer: being packed, or its drawing panicked (shown as such when it ends).
+enum Slot {
+    Packing(Box<Packer>),
+    Panicked(PathBuf),
+}
+
+fn serve(rx: Receiver<Msg>, backlog: &AtomicUsize) -> Ready {
+    idle_priority();
+    let mut games: HashMap<u64, Slot> = HashMap::new();
+    let mut ready = Ready::new();
+    for msg in rx {
+        match msg {
+            Msg::Start(id, log) => {
+                games.insert(id, Slot::Packing(Box::new(Packer::new(&log))));
+            }
+            Msg::Bytes(id, bytes) => {
+                backlog.fetch_sub(bytes.len(), Ordering::Relaxed);
+                if let Some(Slot::Packing(p)) = games.get_mut(&id) {
+                    let log = p.log().to_path_buf();
+                    let fed =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| p.bytes(&bytes)));
+                    if fed.is_err() {
+                        games.insert(id, Slot::Panicked(log));
+                    }
+                }
+            }
+            Msg::Whole(id) => {
+                let (log, pack) = match games.remove(&id) {
+                    Some(Slot::Packing(p)) => {
+                        let log = p.log().to_path_buf();
+                        let pack = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            p.finish(Path::exists)
+                        }))
+                        .unwrap_or_else(|_| drawing_failed(&log));
+                        (log, pack)
+                    }
+                    Some(Slot::Panicked(log)) => {
+                        let pack = drawing_failed(&log);
+                        (log, pack)
+                    }
+                    None => continue,
+                };
+                ready.insert(log.display().to_string(), pack);
+            }
+            Msg::Dropped(id) => {
+                games.remove(&id);
+            }
+            Msg::End => break,
+        }
+    }
+    ready
+}
+
+/// Run the calling thread only when a core would otherwise be idle.
+fn idle_priority() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: sched_setscheduler reads `param` and changes only the calling thread (pid 0).
+    // Failing leaves the thread at normal priority, which is correct, only less considerate.
+    unsafe {
+        libc::sched_setscheduler(0, libc::SCHED_IDLE, &param);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A roshambo log of `rounds` rounds.
+    fn log(rounds: usize) -> String {
+        let mut text = String::from(
+            r#"{"header":{"game":"roshambo","params":{"rounds":"9999"},"seed":1,"players":[{"name":"a","bot":"a"},{"name":"b","bot":"b"}],"start":"","start_ms":0,"timeout":1.0,"startup_timeout":1.0,"arena":"0"}}"#,
+        );
+        text.push('\n');
+        for r in 0..rounds {
+            for seat in 0..2 {
+                let throw = ["ROCK", "PAPER", "SCISSORS"][(r + seat) % 3];
+                text.push_str(&format!(
+                    "{{\"t\":{r},\"from\":{seat},\"line\":\"{throw}\"}}\n"
+                ));
+            }
+        }
+        text
+    }
+
+    /// Hand `text` to a tap in pieces of the log's buffer, as `GameLog` does.
+    fn write(tap: &mut dyn Tap, text: &str) {
+        for piece in text.as_bytes().chunks(64 * 1024) {
+            tap.bytes(piece);
+        }
+    }
+
+    #[test]
+    fn a_long_game_is_packed_as_its_file_is_and_others_are_left_to_the_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let live = Live::start().unwrap();
+        let [long, short, dropped] = ["long", "short", "dropped"].map(|name| {
+            let path = dir.path().join(format!("{name}.jsonl"));
+            let rounds = if name == "short" { 3 } else { 5000 };
+            std::fs::write(&path, log(rounds)).unwrap();
+            path
+        });
+        for path in [&long, &short] {
+            let mut tap = live.tap(path).unwrap();
+            write(tap.as_mut(), &std::fs::read_to_string(path).unwrap());
+            tap.whole();
+        }
+        // A game arena could not play to its end: its tap goes without the log being whole.
+        let mut tap = live.tap(&dropped).unwrap();
+        write(tap.as_mut(), &std::fs::read_to_string(&dropped).unwrap());
+        drop(tap);
+
+        let ready = live.finish();
+        assert_eq!(ready.len(), 1, "{:?}", ready.keys());
+        let packed = &ready[&long.display().to_string()];
+        assert!(!packed.starts_with('!'), "{packed}");
+        assert_eq!(*packed, Packer::file(&long, Path::exists));
+        // Finished, the packers take no more games.
+        let mut late = live.tap(&long).unwrap();
+        write(late.as_mut(), &log(5000));
+        late.whole();
+        assert!(live.finish().is_empty());
+    }
+}
