@@ -6,7 +6,7 @@
 //!
 //! Idle priority (`SCHED_IDLE`): the packers never take a core from a bot or a referee, and so
 //! never change a game's timing. On a machine with every core busy they wait, and their queue
-//! is bounded: past `MAX_BACKLOG` bytes, new games are left to the report.
+//! is bounded: past `MAX_BACKLOG` bytes, games are left to the report.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -148,7 +148,11 @@ impl Tap for LiveTap {
                 }
             }
             TapState::Packing(id, tx) => {
-                if self.send(&tx, bytes.to_vec(), id) {
+                // Too far behind: this game too is left to the report, and its bytes so far let go.
+                if self.shared.backlog.load(Ordering::Relaxed) > MAX_BACKLOG {
+                    let _ = tx.send(Msg::Dropped(id));
+                    TapState::Left
+                } else if self.send(&tx, bytes.to_vec(), id) {
                     TapState::Packing(id, tx)
                 } else {
                     TapState::Left
