@@ -177,7 +177,7 @@ pub fn drawing_failed(log: &Path) -> String {
 fn packed_games(dir: &Path, rows: &[GameRow], ready: &mut Ready) -> Vec<String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut packed: Vec<Option<String>> = rows.iter().map(|r| ready.remove(&r.log)).collect();
-    let todo: Vec<(&GameRow, &mut Option<String>)> = rows
+    let mut todo: Vec<(&GameRow, &mut Option<String>)> = rows
         .iter()
         .zip(packed.iter_mut())
         .filter(|(_, p)| p.is_none())
@@ -185,12 +185,10 @@ fn packed_games(dir: &Path, rows: &[GameRow], ready: &mut Ready) -> Vec<String> 
     let chunk = todo.len().div_ceil(threads).max(1);
     let present = &Present::list(dir);
     std::thread::scope(|s| {
-        let mut todo = todo;
-        while !todo.is_empty() {
-            let part: Vec<_> = todo.drain(..chunk.min(todo.len())).collect();
+        for part in todo.chunks_mut(chunk) {
             s.spawn(move || {
                 for (r, slot) in part {
-                    *slot = Some(pack(&log_file(dir, r, |p| present.has(p)), present));
+                    **slot = Some(pack(&log_file(dir, r, |p| present.has(p)), present));
                 }
             });
         }
