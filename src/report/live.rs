@@ -73,12 +73,12 @@ impl Live {
     }
 
     /// A tap for the log about to be written at `log`.
-    pub fn tap(&self, log: &Path) -> Option<Box<dyn Tap>> {
-        Some(Box::new(LiveTap {
+    pub fn tap(&self, log: &Path) -> Box<dyn Tap> {
+        Box::new(LiveTap {
             shared: Arc::clone(&self.shared),
             log: log.to_path_buf(),
             state: TapState::First(None),
-        }))
+        })
     }
 
     /// Every game packed, by its log's path; waits for the packers to catch up. Games started
@@ -242,24 +242,8 @@ fn idle_priority() {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pack::tests::roshambo_log as log;
     use super::*;
-
-    /// A roshambo log of `rounds` rounds.
-    fn log(rounds: usize) -> String {
-        let mut text = String::from(
-            r#"{"header":{"game":"roshambo","params":{"rounds":"9999"},"seed":1,"players":[{"name":"a","bot":"a"},{"name":"b","bot":"b"}],"start":"","start_ms":0,"timeout":1.0,"startup_timeout":1.0,"arena":"0"}}"#,
-        );
-        text.push('\n');
-        for r in 0..rounds {
-            for seat in 0..2 {
-                let throw = ["ROCK", "PAPER", "SCISSORS"][(r + seat) % 3];
-                text.push_str(&format!(
-                    "{{\"t\":{r},\"from\":{seat},\"line\":\"{throw}\"}}\n"
-                ));
-            }
-        }
-        text
-    }
 
     /// Hand `text` to a tap in pieces of the log's buffer, as `GameLog` does.
     fn write(tap: &mut dyn Tap, text: &str) {
@@ -279,12 +263,12 @@ mod tests {
             path
         });
         for path in [&long, &short] {
-            let mut tap = live.tap(path).unwrap();
+            let mut tap = live.tap(path);
             write(tap.as_mut(), &std::fs::read_to_string(path).unwrap());
             tap.whole();
         }
         // A game arena could not play to its end: its tap goes without the log being whole.
-        let mut tap = live.tap(&dropped).unwrap();
+        let mut tap = live.tap(&dropped);
         write(tap.as_mut(), &std::fs::read_to_string(&dropped).unwrap());
         drop(tap);
 
@@ -294,7 +278,7 @@ mod tests {
         assert!(!packed.starts_with('!'), "{packed}");
         assert_eq!(*packed, Packer::file(&long, Path::exists));
         // Finished, the packers take no more games.
-        let mut late = live.tap(&long).unwrap();
+        let mut late = live.tap(&long);
         write(late.as_mut(), &log(5000));
         late.whole();
         assert!(live.finish().is_empty());

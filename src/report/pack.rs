@@ -171,8 +171,26 @@ fn compress_whole(json: &[u8]) -> Vec<u8> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// A roshambo log of `rounds` rounds, each seat's throw changing from round to round.
+    pub(in crate::report) fn roshambo_log(rounds: usize) -> String {
+        let mut text = String::from(
+            r#"{"header":{"game":"roshambo","params":{"rounds":"9999"},"seed":1,"players":[{"name":"a","bot":"a"},{"name":"b","bot":"b"}],"start":"","start_ms":0,"timeout":1.0,"startup_timeout":1.0,"arena":"0"}}"#,
+        );
+        text.push('\n');
+        for r in 0..rounds {
+            for seat in 0..2 {
+                let throw = ["ROCK", "PAPER", "SCISSORS"][(r * (seat + 1)) % 3];
+                text.push_str(&format!(
+                    "{{\"t\":{},\"from\":{seat},\"line\":\"{throw}\"}}\n",
+                    r * 10 + seat
+                ));
+            }
+        }
+        text
+    }
 
     /// The pack of a log, its bytes handed over in pieces of `cut` bytes.
     fn pack_in_pieces(log: &Path, cut: usize) -> String {
@@ -188,21 +206,8 @@ mod tests {
     fn a_log_cut_anywhere_packs_as_the_whole_file_does() {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("game-1.jsonl");
-        // A header, then many rounds: enough frames to pass several pieces.
-        let mut text = String::from(
-            r#"{"header":{"game":"roshambo","params":{"rounds":"3000"},"seed":1,"players":[{"name":"a","bot":"a"},{"name":"b","bot":"b"}],"start":"","start_ms":0,"timeout":1.0,"startup_timeout":1.0,"arena":"0"}}"#,
-        );
-        text.push('\n');
-        let throws = ["ROCK", "PAPER", "SCISSORS"];
-        for r in 0..3000 {
-            for seat in 0..2 {
-                let t = r * 10 + seat;
-                let throw = throws[(r * (seat + 1)) % 3];
-                text.push_str(&format!(
-                    "{{\"t\":{t},\"from\":{seat},\"line\":\"{throw}\"}}\n"
-                ));
-            }
-        }
+        // Enough frames to pass several pieces.
+        let text = roshambo_log(3000);
         std::fs::write(&log, &text).unwrap();
         let whole = Packer::file(&log, |_| false);
         assert!(!whole.starts_with('!'), "{whole}");

@@ -1033,7 +1033,7 @@ fn setup(spec: &Spec, dir: &Path, job: &Job, live: Option<&Live>) -> MatchSetup 
             framing: spec.game.framing,
             ..IoLimits::default()
         },
-        tap: live.and_then(|l| l.tap(&log_path)),
+        tap: live.map(|l| l.tap(&log_path)),
         log_path,
         spectator: None,
         ponder: spec.ponder,

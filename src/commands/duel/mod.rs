@@ -177,7 +177,7 @@ impl Duel {
                 .as_ref()
                 .map(|b| b.opening(pair_of_game(i as u32))),
             referee: self.matched.referee.clone(),
-            tap: self.live.as_ref().and_then(|l| l.tap(&log_path)),
+            tap: self.live.as_ref().map(|l| l.tap(&log_path)),
         })
         .await;
         if let Some(sink) = sink {
