@@ -9,7 +9,6 @@
 //! not move itself out.
 
 use std::fs::File;
-use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -97,6 +96,9 @@ pub struct Cgroup {
     freeze: File,
     /// `cgroup.events`, which says whether any process is left in the group.
     events: File,
+    /// `cgroup.kill`, written once per bot: opened once per group, as an open of a cgroup file
+    /// costs more than the write.
+    kill: File,
     frozen: AtomicBool,
 }
 
@@ -130,12 +132,14 @@ impl Cgroup {
             open("cgroup.procs", true),
             open("cgroup.freeze", true),
             open("cgroup.events", false),
+            open("cgroup.kill", true),
         ) {
-            (Ok(procs), Ok(freeze), Ok(events)) => Some(Cgroup {
+            (Ok(procs), Ok(freeze), Ok(events), Ok(kill)) => Some(Cgroup {
                 path,
                 procs,
                 freeze,
                 events,
+                kill,
                 frozen: AtomicBool::new(false),
             }),
             _ => {
@@ -183,14 +187,6 @@ impl Cgroup {
         }
     }
 
-    fn write(&self, file: &str, value: &str) -> bool {
-        File::options()
-            .write(true)
-            .open(self.path.join(file))
-            .and_then(|mut f| f.write_all(value.as_bytes()))
-            .is_ok()
-    }
-
     /// Stop (or let run again) every process of the group at once.
     pub fn set_frozen(&self, frozen: bool) -> bool {
         use std::os::unix::fs::FileExt;
@@ -204,7 +200,8 @@ impl Cgroup {
 
     /// SIGKILL to every process of the group, by the kernel, at once.
     pub fn kill(&self) -> bool {
-        self.write("cgroup.kill", "1")
+        use std::os::unix::fs::FileExt;
+        self.kill.write_at(b"1", 0).is_ok()
     }
 
     /// How many processes the group holds.

@@ -47,6 +47,12 @@ pub fn scratch() -> std::io::Result<&'static Path> {
     Ok(SCRATCH.get().expect("set above"))
 }
 
+/// Whether arena runs as root, asked before every bot starts: arena never changes its user.
+pub fn is_root() -> bool {
+    static ROOT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ROOT.get_or_init(|| nix::unistd::geteuid().is_root())
+}
+
 /// Remove the scratch folder (the games have removed what they put in it), and this run's
 /// cgroups.
 pub fn remove_scratch() {
@@ -312,7 +318,7 @@ impl Sandbox {
     /// why, before any game starts.
     pub fn check_reachable(&self, bot: &BotSpec) -> Result<(), String> {
         use std::os::unix::fs::MetadataExt;
-        if !nix::unistd::geteuid().is_root() {
+        if !is_root() {
             return Ok(());
         }
         let (uid, gid) = self.user;

@@ -366,9 +366,7 @@ impl Connection {
         };
         // Run as root, arena starts the sandbox as an unprivileged user: inside it the bot is
         // that user, with no capability over anything of the machine's.
-        let as_user = sandbox
-            .filter(|_| nix::unistd::geteuid().is_root())
-            .map(|s| s.user);
+        let as_user = sandbox.filter(|_| super::is_root()).map(|s| s.user);
         // The pipe channel's FIFOs live in a private folder made before the bot starts.
         let fifo_dir = match spec.channel {
             Channel::Pipe => Some(
@@ -761,7 +759,7 @@ fn prepare_child(cmd: &mut Spawn, child: Setup) {
     })
     .collect();
     cmd.cgroup = child.cgroup;
-    cmd.drop_ptrace = nix::unistd::geteuid().is_root();
+    cmd.drop_ptrace = super::is_root();
     cmd.setsid = true;
     cmd.user = child.user;
     cmd.die_with_arena = true;

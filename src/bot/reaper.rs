@@ -8,7 +8,6 @@
 //! tournament does not report, before every sweep asked for is done (`wait_swept`, `swept`).
 
 use std::collections::BTreeSet;
-use std::io::Read;
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, TryLockError};
 
 use nix::sys::signal::{Signal, kill};
@@ -94,18 +93,37 @@ pub fn release(pid: i32) {
 /// `children` file lists what it forked and was given: one read, where scanning /proc reads a
 /// file per process on the machine. The scan remains for kernels without those files.
 fn children() -> Vec<i32> {
-    // Through `Take`, which reads without first asking the file's size as a `File` does (a /proc
-    // file says 0 anyway): a sweep runs after every game.
-    let mut list = Vec::with_capacity(256);
-    let read =
-        std::fs::File::open(children_file()).and_then(|f| f.take(u64::MAX).read_to_end(&mut list));
-    match read {
-        Ok(_) => String::from_utf8_lossy(&list)
+    // Opened once and read from its start each time (a sweep runs after every game): the file
+    // is made afresh at each read, and the open cost more than the read.
+    static FILE: OnceLock<Option<std::fs::File>> = OnceLock::new();
+    let Some(file) = FILE.get_or_init(|| std::fs::File::open(children_file()).ok()) else {
+        return scan_children();
+    };
+    match read_from_start(file) {
+        Ok(list) => String::from_utf8_lossy(&list)
             .split_whitespace()
             .filter_map(|p| p.parse::<i32>().ok())
             .collect(),
         Err(_) => scan_children(),
     }
+}
+
+/// The whole of a file read at its start, whoever else reads it meanwhile.
+fn read_from_start(file: &std::fs::File) -> std::io::Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let mut list = vec![0; 256];
+    let mut len = 0;
+    loop {
+        if len == list.len() {
+            list.resize(len * 2, 0);
+        }
+        match file.read_at(&mut list[len..], len as u64)? {
+            0 => break,
+            n => len += n,
+        }
+    }
+    list.truncate(len);
+    Ok(list)
 }
 
 fn children_file() -> &'static str {
@@ -150,6 +168,9 @@ fn scan_children() -> Vec<i32> {
 /// to be killed and reaped, and for the bots' directories given back to be recycled. Returns at
 /// once: the reaper's thread sweeps as soon as the spawn under way (if any) has its child owned.
 pub fn sweep() {
+    if swept_at_once() {
+        return;
+    }
     sweeps().asked += 1;
     if reaper_running() {
         ASKED.notify_one();
@@ -163,6 +184,21 @@ pub fn sweep() {
         sweeps.done = sweeps.done.max(asked);
         DONE.notify_all();
     }
+}
+
+/// The sweep after most games: no orphan, and the bots' directories left empty. Done here, on
+/// the game's thread, it is one read and a check per directory; asked of the reaper's thread, it
+/// cost a wake-up and two context switches per game besides. Whether it was all there was to do;
+/// if not (orphans to kill and wait for, directories to empty, or a sweep or a spawn under way),
+/// nothing was done but pooling the directories left empty, and the rest is the reaper's.
+fn swept_at_once() -> bool {
+    let Ok(_guard) = SWEEP.try_lock() else {
+        return false;
+    };
+    let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
+    let orphans = children().into_iter().any(|p| !owned.contains(&p));
+    drop(owned);
+    !orphans && super::workdir::Pool::shared().pool_empty()
 }
 
 /// Sweep on the calling thread, now, unless a spawn holds the lock (then the reaper's thread

@@ -200,7 +200,7 @@ impl Spawn {
             setsid: self.setsid,
             own_group: self.own_group,
             user: self.user,
-            arena: std::process::id() as libc::pid_t,
+            arena: arena_pid(),
             die_with_arena: self.die_with_arena,
             rlimits: &self.rlimits,
             keep: self.keep.unwrap_or(-1),
@@ -352,6 +352,13 @@ extern "C" fn child_main(arg: *mut c_void) -> c_int {
     plan.error.store(errno, Ordering::Release);
     // SAFETY: ends the child alone (it is a process of its own); arena then reads the error.
     unsafe { libc::_exit(127) }
+}
+
+/// The pid a bot's first process checks its parent against. arena never forks without exec, so
+/// it is asked once, not at every spawn.
+fn arena_pid() -> libc::pid_t {
+    static PID: std::sync::OnceLock<libc::pid_t> = std::sync::OnceLock::new();
+    *PID.get_or_init(|| std::process::id() as libc::pid_t)
 }
 
 fn errno() -> c_int {
