@@ -50,6 +50,34 @@ fn parallel_games_finish_out_of_order_and_are_recorded_in_order() {
     let one = text.find("Finished game 1").unwrap();
     let two = text.find("Finished game 2").unwrap();
     assert!(one < two, "told in order: {text}");
+    // games.csv holds the same records, in the same order, as a tournament's does.
+    let out = dir.path().join("out");
+    let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 3, "a header and two rows: {csv}");
+    assert!(rows[0].starts_with("id,round,seat0,seat1,"), "{csv}");
+    assert!(
+        rows[1].starts_with("1,1,") && rows[1].ends_with("game-0001.jsonl"),
+        "{csv}"
+    );
+    assert!(
+        rows[2].starts_with("2,2,") && rows[2].ends_with("game-0002.jsonl"),
+        "{csv}"
+    );
+    // So `arena report` writes a duel's page again, as it does a tournament's.
+    let page = out.join("report.html");
+    std::fs::remove_file(&page).unwrap();
+    arena()
+        .arg("report")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("2 games in"));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("game-0002.jsonl"),
+        "the page lists both games"
+    );
 }
 
 #[test]

@@ -174,6 +174,13 @@ pub fn is_whole_row(headers: &[u8], line: &[u8]) -> bool {
     check_row(&row).is_ok() && row.log.ends_with(".jsonl")
 }
 
+/// A whole `games.csv`: its header and the rows.
+pub fn games_csv(rows: &[GameRow]) -> Vec<u8> {
+    let mut bytes = GAMES_HEADER.as_bytes().to_vec();
+    bytes.extend(rows.iter().flat_map(csv_line));
+    bytes
+}
+
 /// One CSV line for a row (with its newline), to append to `games.csv`.
 pub fn csv_line(row: &GameRow) -> Vec<u8> {
     let mut w = csv::WriterBuilder::new()

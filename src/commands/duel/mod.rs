@@ -491,6 +491,9 @@ pub async fn run(args: Options) -> Result<()> {
         )));
     }
     crate::referee::log::sync_folder(&logs)?;
+    // The records of the games told, as a tournament keeps them: for scripts, and for `arena
+    // report` to write the page again. Written once, at the end: a duel has nothing to resume.
+    crate::report::write_atomic(&out.join("games.csv"), &crate::report::games_csv(&rows))?;
     let page = crate::report::html::write(
         &out,
         &crate::report::html::ReportInput {
