@@ -113,19 +113,22 @@ pub fn bots_env(cmd: &mut Command) -> &mut Command {
 /// without a journal (this project's VMs), making a file first skips every free inode of its
 /// group deleted in the last five seconds, or in the last five minutes when that inode's table
 /// block is waiting to be written back, which making files there does. Measured on such a disk:
-/// a small file took 52 us to make on a quiet disk, and 919 us, 927 us and 59 us 6, 30 and 60 s
-/// after 5,000 files nearby were deleted and synced. The earlier benches delete 14,000 logs in
-/// the temp directory a minute or two before: that is not arena's cost, and the baseline, which
-/// makes no files, does not pay it.
+/// a small file took 20 to 52 us to make on a quiet disk; 919, 927 and 59 us 6, 30 and 60 s
+/// after 5,000 files nearby were deleted and synced; 410, 80 and 45 us at the start, 2 and 5
+/// minutes into a quiet spell after an hour of runs and benches making and deleting files
+/// there. The earlier benches delete 14,000 logs in the temp directory a minute or two before:
+/// that is not arena's cost, and the baseline, which makes no files, does not pay it.
 ///
 /// So: `sync`, wait, then time making files in `dir` and wait until it costs what it does on a
-/// quiet disk, probing every 15 s for five minutes at most. The probes' files are kept
-/// (deleting them would start it again; there are 2,000 at most); `dir` goes when the bench ends.
+/// quiet disk, probing every 15 s for seven minutes at most. The probes' files are kept
+/// (deleting them would start it again; there are 3,000 at most); `dir` goes when the bench ends.
 pub fn settle_disk(dir: &Path) {
     const FILES: usize = 100;
-    // Well above a quiet disk's cost, well below a disk that is still skipping deletions.
-    const QUIET: Duration = Duration::from_micros(200);
-    const PATIENCE: Duration = Duration::from_secs(300);
+    // Twice a quiet disk's cost here (20 to 30 us in 2026-11). At the former 200 us, a run of a thousand
+    // games paid up to 0.2 s of CPU in the file system, a third of the C floor's whole run.
+    const QUIET: Duration = Duration::from_micros(60);
+    // Past the five minutes a deleted inode stays skipped while its table block is unwritten.
+    const PATIENCE: Duration = Duration::from_secs(420);
     let started = Instant::now();
     nix::unistd::sync();
     std::thread::sleep(Duration::from_secs(6));
