@@ -4,8 +4,10 @@
 //!
 //! A sweep reads /proc, waits for the orphans it kills and removes what they left in the bots'
 //! directories: blocking work, done on a thread of its own (`arena-reaper`) so that the games'
-//! threads go on playing. Asking for a sweep returns at once; arena does not exit, and a
-//! tournament does not report, before every sweep asked for is done (`wait_swept`, `swept`).
+//! threads go on playing. After most games there is no orphan and nothing to remove: that sweep,
+//! one read and a check per directory, is done at once on the game's thread. Asking for a sweep
+//! returns at once; arena does not exit, and a tournament does not report, before every sweep
+//! asked for is done (`wait_swept`, `swept`).
 
 use std::collections::BTreeSet;
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, TryLockError};

@@ -232,4 +232,25 @@ mod tests {
         assert!(lock(&pool.ready).is_empty());
         assert!(!path.exists(), "removed, contents and all");
     }
+
+    #[test]
+    fn pooling_at_once_takes_the_empty_directories_and_leaves_the_used_ones_for_a_recycle() {
+        let root = tempfile::tempdir().unwrap();
+        let pool = Pool::in_dir(root.path());
+        let (empty, used) = (pool.take().unwrap(), pool.take().unwrap());
+        let (empty_path, used_path) = (empty.path().to_path_buf(), used.path().to_path_buf());
+        std::fs::write(used.path().join("left"), "x").unwrap();
+        drop((empty, used));
+        assert!(!pool.pool_empty(), "one was not left empty");
+        assert_eq!(*lock(&pool.ready), std::slice::from_ref(&empty_path));
+        assert_eq!(*lock(&pool.returned), std::slice::from_ref(&used_path));
+        assert!(used_path.join("left").exists(), "removing is the recycle's");
+        pool.recycle();
+        assert!(!used_path.exists());
+        assert_eq!(*lock(&pool.ready), std::slice::from_ref(&empty_path));
+        let again = pool.take().unwrap();
+        drop(again);
+        assert!(pool.pool_empty(), "all left empty");
+        assert_eq!(*lock(&pool.ready), std::slice::from_ref(&empty_path));
+    }
 }
