@@ -4,9 +4,9 @@
 //! one file each and leaves no race with a bot that forks. Where arena may not, `tree` does the
 //! same with signals.
 //!
-//! Layout: `<arena's own cgroup>/arena-<pid>/bot-<n>`. Only arena writes there; a bot joins its
-//! group between fork and exec, before it drops to the sandbox's user, and as that user it could
-//! not move itself out.
+//! Layout: `<arena's own cgroup>/arena-<pid>/bot-<n>`. Only arena writes there; a bot starts in
+//! its group (`clone3` with `CLONE_INTO_CGROUP`), or joins it between clone and exec, before it
+//! drops to the sandbox's user, and as that user it could not move itself out.
 
 use std::fs::File;
 use std::os::fd::{AsRawFd, RawFd};
@@ -90,7 +90,10 @@ fn start_janitor(run: &Path) {
 #[derive(Debug)]
 pub struct Cgroup {
     path: PathBuf,
-    /// `cgroup.procs`, open for the bot to write itself into between clone and exec.
+    /// The group's folder, open for a bot to be started in it (`CLONE_INTO_CGROUP`).
+    dir: File,
+    /// `cgroup.procs`, open for the bot to write itself into between clone and exec, where the
+    /// kernel cannot start it in the group.
     procs: File,
     /// `cgroup.freeze`, written twice a move: opened once.
     freeze: File,
@@ -100,6 +103,10 @@ pub struct Cgroup {
     /// costs more than the write.
     kill: File,
     frozen: AtomicBool,
+    /// Whether `cgroup.kill` was ever written. A kernel that counts kills (6.14) may kill a
+    /// child started in such a group at birth (it compares the count with arena's own group's),
+    /// so the bots of a killed group join it instead.
+    killed: AtomicBool,
 }
 
 /// Groups whose bots are gone, for the next bots: making and removing a group costs more than
@@ -129,18 +136,21 @@ impl Cgroup {
                 .open(path.join(file))
         };
         match (
+            File::open(&path),
             open("cgroup.procs", true),
             open("cgroup.freeze", true),
             open("cgroup.events", false),
             open("cgroup.kill", true),
         ) {
-            (Ok(procs), Ok(freeze), Ok(events), Ok(kill)) => Some(Cgroup {
+            (Ok(dir), Ok(procs), Ok(freeze), Ok(events), Ok(kill)) => Some(Cgroup {
                 path,
+                dir,
                 procs,
                 freeze,
                 events,
                 kill,
                 frozen: AtomicBool::new(false),
+                killed: AtomicBool::new(false),
             }),
             _ => {
                 let _ = std::fs::remove_dir(&path);
@@ -176,6 +186,15 @@ impl Cgroup {
         self.procs.as_raw_fd()
     }
 
+    /// How a child is put in the group: started there, or, in a group once killed, joining it.
+    pub fn entry(&self) -> super::spawn::CgroupEntry {
+        let killed = self.killed.load(Ordering::Relaxed);
+        super::spawn::CgroupEntry {
+            dir: if killed { -1 } else { self.dir.as_raw_fd() },
+            procs: self.procs.as_raw_fd(),
+        }
+    }
+
     /// Join the group `procs_fd` names: in the child, between fork and exec. Async-signal-safe.
     pub fn join(procs_fd: RawFd) -> std::io::Result<()> {
         // SAFETY: a plain write(2) of a static buffer to a descriptor the child inherited.
@@ -198,9 +217,14 @@ impl Cgroup {
         done
     }
 
-    /// SIGKILL to every process of the group, by the kernel, at once.
+    /// SIGKILL to every process of the group, by the kernel, at once. An empty group is left as
+    /// it is: nothing but arena can start a process in it.
     pub fn kill(&self) -> bool {
         use std::os::unix::fs::FileExt;
+        if self.is_empty() {
+            return true;
+        }
+        self.killed.store(true, Ordering::Relaxed);
         self.kill.write_at(b"1", 0).is_ok()
     }
 
@@ -327,5 +351,77 @@ mod tests {
         let path = group.path.clone();
         drop(group);
         assert!(!path.exists(), "an empty group is removed");
+    }
+
+    /// Starts `sh -c script` in `group`; returns what it printed and how it ended.
+    async fn run_in(group: &Cgroup, script: &str) -> (String, std::process::ExitStatus) {
+        run_in_entry(group.entry(), script).await
+    }
+
+    async fn run_in_entry(
+        entry: super::super::spawn::CgroupEntry,
+        script: &str,
+    ) -> (String, std::process::ExitStatus) {
+        let mut spawn = super::super::spawn::Spawn::new("/bin/sh");
+        spawn.args(["-c", script]);
+        spawn.cgroup = Some(entry);
+        super::super::spawn::tests::output(spawn).await
+    }
+
+    /// A bot's first process is in its group from its start (`CLONE_INTO_CGROUP` where the
+    /// kernel has it), and still is, alive, in a group killed before (which it joins instead:
+    /// a kernel that counts kills would kill it at birth). An empty group is not killed.
+    #[tokio::test]
+    async fn a_child_starts_in_its_group_even_one_killed_before() {
+        let Some(group) = Cgroup::create() else {
+            eprintln!("skipped: arena may not make cgroups here (the signals are used instead)");
+            return;
+        };
+        let name = group
+            .path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let in_group = |text: &str| {
+            text.lines()
+                .any(|l| l.starts_with("0::") && l.ends_with(&format!("/{name}")))
+        };
+        let (text, status) = run_in(&group, "cat /proc/self/cgroup").await;
+        assert!(status.success(), "{status:?}");
+        assert!(in_group(&text), "{text}");
+
+        assert!(group.kill());
+        assert!(
+            !group.killed.load(Ordering::Relaxed),
+            "an empty group is left alone"
+        );
+        let (text, status) = run_in(&group, "sleep 30 >/dev/null & echo $!").await;
+        assert!(status.success(), "{status:?}");
+        assert_eq!(group.count(), 1, "{text}");
+        assert!(group.kill());
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while group.count() > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(group.count(), 0, "the sleep was killed");
+
+        let (text, status) = run_in(&group, "cat /proc/self/cgroup").await;
+        assert!(
+            status.success(),
+            "started in a group killed before: {status:?}"
+        );
+        assert!(in_group(&text), "{text}");
+
+        // Asked to start a child in that group all the same, arena finds it killed at birth,
+        // if the kernel does that, and starts it again to join the group.
+        let mut entry = group.entry();
+        entry.dir = group.dir.as_raw_fd();
+        let (text, status) = run_in_entry(entry, "cat /proc/self/cgroup").await;
+        assert!(status.success(), "{status:?}");
+        assert!(in_group(&text), "{text}");
+        // Other tests are better served by the quick way; it is right either way.
+        super::super::spawn::NO_INTO_CGROUP.store(false, Ordering::Relaxed);
     }
 }

@@ -424,7 +424,7 @@ impl Connection {
         prepare_child(
             &mut cmd,
             Setup {
-                cgroup: cgroup.as_ref().map(Cgroup::procs_fd),
+                cgroup: cgroup.as_ref().map(Cgroup::entry),
                 user: as_user,
                 limits: rlimits,
                 keep: ready.as_ref().map(|(_, w)| w.as_raw_fd()),
@@ -719,8 +719,8 @@ fn inherited_env() -> &'static [(String, std::ffi::OsString)] {
 
 /// What a bot's child process does before it becomes the bot.
 struct Setup {
-    /// Its cgroup's `cgroup.procs`, to join.
-    cgroup: Option<RawFd>,
+    /// Its cgroup, to start in.
+    cgroup: Option<super::spawn::CgroupEntry>,
     /// The unprivileged user to become (arena runs as root, the bot in a sandbox).
     user: Option<(u32, u32)>,
     limits: super::Limits,
@@ -728,12 +728,12 @@ struct Setup {
     keep: Option<RawFd>,
 }
 
-/// How the bot is set up between clone and exec: into its cgroup (first: as the sandbox's user
-/// it could not), without the power to trace (as root, CAP_SYS_PTRACE would let the bot read
-/// arena's environment, descriptors and memory, not dumpable as it is), a session of its own (no
-/// controlling terminal, so it cannot type into arena's: TIOCSTI), the sandbox's user, death with
-/// arena (SIGKILL when arena's thread that started it goes, as when arena is killed), its
-/// resource limits.
+/// How the bot is set up between clone and exec: in its cgroup (started there, or joining it
+/// first: as the sandbox's user it could not), without the power to trace (as root,
+/// CAP_SYS_PTRACE would let the bot read arena's environment, descriptors and memory, not
+/// dumpable as it is), a session of its own (no controlling terminal, so it cannot type into
+/// arena's: TIOCSTI), the sandbox's user, death with arena (SIGKILL when arena's thread that
+/// started it goes, as when arena is killed), its resource limits.
 fn prepare_child(cmd: &mut Spawn, child: Setup) {
     use nix::libc;
     let limits = child.limits;

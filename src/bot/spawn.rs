@@ -12,6 +12,13 @@
 //! thinks it is a thread of arena's (`setuid` and friends there signal every thread of the
 //! process, so they are made as raw system calls). Whatever it needs was prepared before the
 //! clone; a failure is left in shared memory for arena to read once it resumes.
+//!
+//! A bot with a cgroup starts in it: `clone3` with `CLONE_INTO_CGROUP` (5.7), so that no process
+//! is moved between groups. A move (writing `cgroup.procs`) takes a lock that now and then waits
+//! for an RCU grace period, 4 to 28 ms during which every game starting or ending a bot waits too
+//! (bench/README.md). libc does not wrap `clone3` for a child on a stack of its own, so it is made
+//! here in a few lines of assembly (x86-64); elsewhere, or on an older kernel, the child joins its
+//! group by writing `cgroup.procs`.
 
 use std::collections::BTreeMap;
 use std::ffi::{CString, OsStr, OsString};
@@ -46,6 +53,14 @@ pub enum Stdio {
     Fd(OwnedFd),
 }
 
+/// A cgroup's folder, to start a child in, and its `cgroup.procs`, for the child to join it
+/// where the kernel cannot start it there.
+#[derive(Debug, Clone, Copy)]
+pub struct CgroupEntry {
+    pub dir: RawFd,
+    pub procs: RawFd,
+}
+
 /// A program to start and the set-up its process gets before it runs.
 pub struct Spawn {
     program: OsString,
@@ -53,8 +68,8 @@ pub struct Spawn {
     env: BTreeMap<OsString, OsString>,
     cwd: Option<OsString>,
     stdio: [Stdio; 3],
-    /// A cgroup's `cgroup.procs`, to join first (as the sandbox's user it could not).
-    pub cgroup: Option<RawFd>,
+    /// A cgroup to start in, or else join first (as the sandbox's user it could not).
+    pub cgroup: Option<CgroupEntry>,
     /// Out of the bounding set: as root, CAP_SYS_PTRACE would let the bot read arena's memory.
     pub drop_ptrace: bool,
     /// A new session, so no controlling terminal: the bot cannot type into arena's (TIOCSTI).
@@ -195,7 +210,10 @@ impl Spawn {
             envp: envp.as_ptr(),
             cwd: cwd.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()),
             stdio,
-            cgroup: self.cgroup.unwrap_or(-1),
+            cgroup: self.cgroup.map_or(-1, |c| c.procs),
+            cgroup_dir: self.cgroup.map_or(-1, |c| c.dir),
+            started_in_cgroup: AtomicBool::new(false),
+            ran: AtomicBool::new(false),
             drop_ptrace: self.drop_ptrace,
             setsid: self.setsid,
             own_group: self.own_group,
@@ -268,7 +286,13 @@ struct Plan<'a> {
     cwd: *const c_char,
     /// What to dup onto 0, 1, 2; -1 leaves arena's.
     stdio: [RawFd; 3],
+    /// The group's `cgroup.procs` and folder.
     cgroup: RawFd,
+    cgroup_dir: RawFd,
+    /// Set by arena before a clone that starts the child in its group: it then joins no group.
+    started_in_cgroup: AtomicBool,
+    /// Set by the child as it starts: one the kernel killed at birth never ran.
+    ran: AtomicBool,
     drop_ptrace: bool,
     setsid: bool,
     own_group: bool,
@@ -304,34 +328,11 @@ fn clone_on(plan: &Plan, stack: &mut [u8]) -> std::io::Result<(libc::pid_t, Opti
         libc::sigfillset(&mut all);
         libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
     }
-    let mut result;
     let mut pidfd: c_int = -1;
-    loop {
-        let with_pidfd = !NO_PIDFD.load(Ordering::Relaxed);
-        let flags = libc::CLONE_VM
-            | libc::CLONE_VFORK
-            | libc::SIGCHLD
-            | if with_pidfd { libc::CLONE_PIDFD } else { 0 };
-        // SAFETY: the child runs `child_main` on `stack`, which outlives it (this thread waits
-        // until the child has exec'd or exited), and reads `plan`, borrowed for as long.
-        result = unsafe {
-            libc::clone(
-                child_main,
-                top as *mut c_void,
-                flags,
-                plan as *const Plan as *mut c_void,
-                &mut pidfd as *mut c_int,
-            )
-        };
-        if result == -1
-            && with_pidfd
-            && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL)
-        {
-            NO_PIDFD.store(true, Ordering::Relaxed);
-            continue;
-        }
-        break;
-    }
+    let result = match clone_into_cgroup(plan, stack, top, &mut pidfd) {
+        Some(pid) => pid,
+        None => clone_joining(plan, top, &mut pidfd),
+    };
     let error = std::io::Error::last_os_error();
     // SAFETY: restores this thread's mask.
     unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut()) };
@@ -343,10 +344,152 @@ fn clone_on(plan: &Plan, stack: &mut [u8]) -> std::io::Result<(libc::pid_t, Opti
     Ok((result, pidfd))
 }
 
+/// Clone with libc: the child joins its group itself, if it has one. Returns -1 and sets errno
+/// on failure.
+fn clone_joining(plan: &Plan, top: usize, pidfd: &mut c_int) -> libc::pid_t {
+    loop {
+        let with_pidfd = !NO_PIDFD.load(Ordering::Relaxed);
+        let flags = libc::CLONE_VM
+            | libc::CLONE_VFORK
+            | libc::SIGCHLD
+            | if with_pidfd { libc::CLONE_PIDFD } else { 0 };
+        // SAFETY: the child runs `child_main` on the stack below `top`, which outlives it (this
+        // thread waits until the child has exec'd or exited), and reads `plan`, borrowed for as
+        // long.
+        let result = unsafe {
+            libc::clone(
+                child_main,
+                top as *mut c_void,
+                flags,
+                plan as *const Plan as *mut c_void,
+                pidfd as *mut c_int,
+            )
+        };
+        if result == -1
+            && with_pidfd
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL)
+        {
+            NO_PIDFD.store(true, Ordering::Relaxed);
+            continue;
+        }
+        return result;
+    }
+}
+
+/// linux/sched.h; libc's constant has the wrong type.
+const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
+
+/// Whether the kernel can start a child in a cgroup (clone3 with CLONE_INTO_CGROUP, 5.7; not
+/// where a seccomp filter refuses clone3); learnt on the first spawn.
+pub(super) static NO_INTO_CGROUP: AtomicBool = AtomicBool::new(false);
+
+/// Clone the child straight into its group. `None` where that cannot be done (no group, not
+/// x86-64, a kernel without it) or failed: the caller then clones it the other way, which
+/// reports a failure that is not the kernel's lack.
+#[cfg(target_arch = "x86_64")]
+fn clone_into_cgroup(
+    plan: &Plan,
+    stack: &mut [u8],
+    top: usize,
+    pidfd: &mut c_int,
+) -> Option<libc::pid_t> {
+    if plan.cgroup_dir < 0 || NO_INTO_CGROUP.load(Ordering::Relaxed) {
+        return None;
+    }
+    let bottom = stack.as_mut_ptr() as usize;
+    // SAFETY: all zeroes is a valid clone_args (no flags, no pointers).
+    let mut args: libc::clone_args = unsafe { std::mem::zeroed() };
+    args.flags =
+        (libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD) as u64 | CLONE_INTO_CGROUP;
+    args.pidfd = pidfd as *mut c_int as u64;
+    args.exit_signal = libc::SIGCHLD as u64;
+    // The child's stack pointer starts at stack + stack_size: `top`, 16-byte aligned.
+    args.stack = bottom as u64;
+    args.stack_size = (top - bottom) as u64;
+    args.cgroup = plan.cgroup_dir as u64;
+    plan.started_in_cgroup.store(true, Ordering::Release);
+    // SAFETY: as for `clone_joining`: the child runs `child_main(plan)` on `stack`, which
+    // outlives it, and this thread waits until the child has exec'd or exited.
+    let result = unsafe {
+        clone3(
+            &args,
+            std::mem::size_of::<libc::clone_args>(),
+            child_main,
+            plan as *const Plan as *mut c_void,
+        )
+    };
+    plan.started_in_cgroup.store(false, Ordering::Release);
+    if result >= 0 {
+        let pid = result as libc::pid_t;
+        if plan.ran.load(Ordering::Acquire) {
+            return Some(pid);
+        }
+        // Killed at birth (a kernel that counts a group's kills compares the count with arena's
+        // own group's: see `Cgroup::killed`): collected, and never asked again.
+        // SAFETY: our own child, gone; the pidfd the kernel gave for it is ours alone.
+        unsafe {
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+            if *pidfd >= 0 {
+                libc::close(*pidfd);
+                *pidfd = -1;
+            }
+        }
+        NO_INTO_CGROUP.store(true, Ordering::Relaxed);
+        return None;
+    }
+    // No clone3 (before 5.3, or a seccomp filter), or none that takes a group (before 5.7).
+    if matches!(-result as c_int, libc::ENOSYS | libc::E2BIG | libc::EINVAL) {
+        NO_INTO_CGROUP.store(true, Ordering::Relaxed);
+    }
+    None
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn clone_into_cgroup(_: &Plan, _: &mut [u8], _: usize, _: &mut c_int) -> Option<libc::pid_t> {
+    None
+}
+
+/// The clone3 system call. In the child, which starts on the stack `args` gives, it calls
+/// `child(arg)`, which must not return; in arena it returns the child's pid or -errno.
+///
+/// SAFETY: `args` must give a stack that outlives the child and ends 16-byte aligned, and the
+/// child must be able to run `child` there (CLONE_VM with CLONE_VFORK: see `clone_child`).
+#[cfg(target_arch = "x86_64")]
+unsafe fn clone3(
+    args: *const libc::clone_args,
+    size: usize,
+    child: extern "C" fn(*mut c_void) -> c_int,
+    arg: *mut c_void,
+) -> libc::c_long {
+    let result: libc::c_long;
+    // The kernel keeps every register but rax (the result), rcx and r11 in the child, whose
+    // stack pointer is the new stack's top: `call` leaves it as a function expects at entry.
+    unsafe {
+        std::arch::asm!(
+            "syscall",
+            "test rax, rax",
+            "jnz 2f",
+            "mov rdi, r12",
+            "call r13",
+            "ud2",
+            "2:",
+            inlateout("rax") libc::SYS_clone3 => result,
+            in("rdi") args,
+            in("rsi") size,
+            in("r12") arg,
+            in("r13") child,
+            lateout("rcx") _,
+            lateout("r11") _,
+        );
+    }
+    result
+}
+
 /// The child, from clone to exec. Never returns.
 extern "C" fn child_main(arg: *mut c_void) -> c_int {
     // SAFETY: `arg` is the plan `clone_child` passed, alive until this process execs or exits.
     let plan = unsafe { &*(arg as *const Plan) };
+    plan.ran.store(true, Ordering::Release);
     // SAFETY: system calls only, on what the plan holds; see the module's comment.
     let errno = unsafe { become_bot(plan) };
     plan.error.store(errno, Ordering::Release);
@@ -372,7 +515,10 @@ fn errno() -> c_int {
 /// SAFETY: to be called only in the child of `clone_child`.
 unsafe fn become_bot(plan: &Plan) -> c_int {
     unsafe {
-        if plan.cgroup >= 0 && libc::write(plan.cgroup, b"0".as_ptr().cast(), 1) != 1 {
+        if plan.cgroup >= 0
+            && !plan.started_in_cgroup.load(Ordering::Acquire)
+            && libc::write(plan.cgroup, b"0".as_ptr().cast(), 1) != 1
+        {
             return errno();
         }
         if plan.drop_ptrace {
@@ -524,12 +670,12 @@ impl Drop for Child {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use std::io::Read;
 
     /// Runs `argv` with its stdout on a pipe; returns what it printed and how it ended.
-    async fn output(mut spawn: Spawn) -> (String, ExitStatus) {
+    pub(in crate::bot) async fn output(mut spawn: Spawn) -> (String, ExitStatus) {
         let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).unwrap();
         spawn.stdout(Stdio::Fd(write));
         let mut child = spawn.spawn().unwrap();
