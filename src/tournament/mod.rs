@@ -197,11 +197,6 @@ impl Results {
         report::standings(&self.names, &self.rows)
     }
 
-    fn write_tables(&mut self) -> Result<()> {
-        self.last_tables = Instant::now();
-        write_all_atomic(&self.tables().files())
-    }
-
     /// What the tables are made from, as they stand: cheap to take, and to send to another
     /// thread.
     fn tables(&self) -> Tables {
@@ -218,6 +213,19 @@ impl Results {
             rows: self.rows.clone(),
             gauntlet,
         }
+    }
+
+    /// The tables, and the report, at the end of a run: the tables are written (each waiting for
+    /// the disk) while the report is drawn (on every core).
+    fn write_tables_and_report(&self) -> Result<PathBuf> {
+        let tables = self.tables();
+        let (tables, page) = std::thread::scope(|s| {
+            let tables = s.spawn(move || write_all_atomic(&tables.files()));
+            let page = self.write_report();
+            (tables.join(), page)
+        });
+        tables.unwrap_or_else(|_| Err(Error::Internal("writing the tables panicked".into())))?;
+        page
     }
 
     /// `report.html`: written when a run ends (it replays every game, so not after each one),
@@ -562,7 +570,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     crate::bot::reaper::swept().await;
     // A full disk may refuse the tables too: what is recorded stays so, and the run still ends
     // with the reason it stopped.
-    let written = results.write_tables().and_then(|()| results.write_report());
+    let written = results.write_tables_and_report();
     crate::out::text(&report::standings_text(&results.standings()));
     match written {
         Ok(page) => eprintln!("arena: report in {}", page.display()),

@@ -490,22 +490,29 @@ pub async fn run(args: Options) -> Result<()> {
             waiting.len()
         )));
     }
-    crate::referee::log::sync_folder(&logs)?;
-    // The records of the games told, as a tournament keeps them: for scripts, and for `arena
-    // report` to write the page again. Written once, at the end: a duel has nothing to resume.
-    crate::report::write_atomic(&out.join("games.csv"), &crate::report::games_csv(&rows))?;
-    let page = crate::report::html::write(
-        &out,
-        &crate::report::html::ReportInput {
-            title: format!("{} vs {}", names[0], names[1]),
-            game,
-            params: args.matched.params.pairs(),
-            format: "duel",
-            names: &names,
-            rows: &rows,
-        },
-        duel.live.as_ref().map(Live::finish).unwrap_or_default(),
-    )?;
+    let input = crate::report::html::ReportInput {
+        title: format!("{} vs {}", names[0], names[1]),
+        game,
+        params: args.matched.params.pairs(),
+        format: "duel",
+        names: &names,
+        rows: &rows,
+    };
+    let ready = duel.live.as_ref().map(Live::finish).unwrap_or_default();
+    // The logs go to disk, then the records of the games told (as a tournament keeps them: for
+    // scripts, and for `arena report` to write the page again; written once, at the end: a duel
+    // has nothing to resume), while the page is drawn: waiting for the disk, and drawing on
+    // every core, overlap.
+    let (durable, page) = std::thread::scope(|s| {
+        let durable = s.spawn(|| {
+            crate::referee::log::sync_folder(&logs)?;
+            crate::report::write_atomic(&out.join("games.csv"), &crate::report::games_csv(&rows))
+        });
+        let page = crate::report::html::write(&out, &input, ready);
+        (durable.join(), page)
+    });
+    durable.unwrap_or_else(|_| Err(Error::Internal("writing games.csv panicked".into())))?;
+    let page = page?;
     eprintln!("arena: report in {}", page.display());
     let games = &tally.games;
     say(&format!(
