@@ -120,10 +120,15 @@ pub fn bots_env(cmd: &mut Command) -> &mut Command {
 /// that is not arena's cost, and the baseline, which makes no files, does not pay it.
 ///
 /// So: `sync`, wait, then time making files in `dir` and wait until it costs what it does on a
-/// quiet disk, probing every 15 s for seven minutes at most. The probes' files are kept
-/// (deleting them would start it again; there are 3,000 at most); `dir` goes when the bench ends.
+/// quiet disk, probing every 15 s for seven minutes at most. Each probe makes files in several
+/// new folders and takes the slowest: ext4 spreads new folders over its groups, as it does the
+/// runs' output folders, and one group can be slow while another is quiet (a bench's duels all
+/// ran 8% slower than its `arena run`s once, after a probe of one folder had found the disk
+/// quiet). The probes' files are kept (deleting them would start it again; there are 5,600 at
+/// most); `dir` goes when the bench ends.
 pub fn settle_disk(dir: &Path) {
-    const FILES: usize = 100;
+    const FOLDERS: usize = 8;
+    const FILES: usize = 25;
     // Twice a quiet disk's cost here (20 to 30 us in 2026-11). At the former 200 us, a run of a thousand
     // games paid up to 0.2 s of CPU in the file system, a third of the C floor's whole run.
     const QUIET: Duration = Duration::from_micros(60);
@@ -133,22 +138,28 @@ pub fn settle_disk(dir: &Path) {
     nix::unistd::sync();
     std::thread::sleep(Duration::from_secs(6));
     for probe in 1.. {
-        let folder = dir.join(format!("disk-probe-{probe}"));
-        std::fs::create_dir(&folder).unwrap_or_else(|e| fail(&format!("disk probe: {e}")));
-        // The median, so that one stall of a busy machine does not decide.
-        let mut times: Vec<Duration> = (0..FILES)
-            .map(|i| {
-                let t = Instant::now();
-                std::fs::write(folder.join(format!("file-{i:05}")), [b'x'; 300])
-                    .unwrap_or_else(|e| fail(&format!("disk probe: {e}")));
-                t.elapsed()
+        let per_file = (0..FOLDERS)
+            .map(|f| {
+                let folder = dir.join(format!("disk-probe-{probe}-{f}"));
+                std::fs::create_dir(&folder).unwrap_or_else(|e| fail(&format!("disk probe: {e}")));
+                // The median, so that one stall of a busy machine does not decide.
+                let mut times: Vec<Duration> = (0..FILES)
+                    .map(|i| {
+                        let t = Instant::now();
+                        std::fs::write(folder.join(format!("file-{i:05}")), [b'x'; 300])
+                            .unwrap_or_else(|e| fail(&format!("disk probe: {e}")));
+                        t.elapsed()
+                    })
+                    .collect();
+                median(&mut times)
             })
-            .collect();
-        let per_file = median(&mut times);
+            .max()
+            .expect("folders were probed");
         let waited = started.elapsed().as_secs();
         if per_file <= QUIET {
             println!(
-                "  disk: a file made in {} us (settled after {waited} s)",
+                "  disk: a file made in {} us, in the slowest of {FOLDERS} new folders (settled after \
+                 {waited} s)",
                 per_file.as_micros()
             );
             return;
