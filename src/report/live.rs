@@ -283,4 +283,60 @@ mod tests {
         late.whole();
         assert!(live.finish().is_empty());
     }
+
+    /// Past `MAX_BACKLOG` bytes waiting for the packers, a game that starts is left to the
+    /// report, and a game on a packer is let go at its next piece; both are packed by the report
+    /// from their files. (The packers are made to look behind: they cannot be held back.)
+    #[test]
+    fn past_the_backlog_bound_games_are_left_to_the_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let live = Live::start().unwrap();
+        let behind = || {
+            live.shared
+                .backlog
+                .fetch_add(MAX_BACKLOG + 1, Ordering::Relaxed)
+        };
+        let caught_up = || {
+            live.shared
+                .backlog
+                .fetch_sub(MAX_BACKLOG + 1, Ordering::Relaxed)
+        };
+        // Two pieces: decided at the second, never looked at again.
+        let [late, dropped] = [("late", 1000), ("dropped", 5000)].map(|(name, rounds)| {
+            let path = dir.path().join(format!("{name}.jsonl"));
+            std::fs::write(&path, log(rounds)).unwrap();
+            path
+        });
+        let pieces = |path: &Path| {
+            let text = std::fs::read(path).unwrap();
+            text.chunks(64 * 1024)
+                .map(<[u8]>::to_vec)
+                .collect::<Vec<_>>()
+        };
+
+        behind();
+        let mut tap = live.tap(&late);
+        assert_eq!(pieces(&late).len(), 2);
+        for piece in pieces(&late) {
+            tap.bytes(&piece);
+        }
+        tap.whole();
+        caught_up();
+
+        let mut tap = live.tap(&dropped);
+        let all = pieces(&dropped);
+        assert!(all.len() > 3, "{} pieces", all.len());
+        tap.bytes(&all[0]);
+        tap.bytes(&all[1]);
+        behind();
+        for piece in &all[2..] {
+            tap.bytes(piece);
+        }
+        tap.whole();
+        caught_up();
+
+        let ready = live.finish();
+        assert!(ready.is_empty(), "{:?}", ready.keys());
+        assert_eq!(live.shared.backlog.load(Ordering::Relaxed), 0);
+    }
 }
