@@ -103,9 +103,9 @@ pub struct Cgroup {
     /// costs more than the write.
     kill: File,
     frozen: AtomicBool,
-    /// Whether `cgroup.kill` was ever written. A kernel that counts kills (6.14) may kill a
-    /// child started in such a group at birth (it compares the count with arena's own group's),
-    /// so the bots of a killed group join it instead.
+    /// Whether `cgroup.kill` was ever written. A kernel that counts kills (6.18 here) may kill a
+    /// child started in such a group at birth (it seems to compare the count with arena's own
+    /// group's), so the bots of a killed group join it instead.
     killed: AtomicBool,
 }
 

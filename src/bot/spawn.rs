@@ -424,8 +424,8 @@ fn clone_into_cgroup(
         if plan.ran.load(Ordering::Acquire) {
             return Some(pid);
         }
-        // Killed at birth (a kernel that counts a group's kills compares the count with arena's
-        // own group's: see `Cgroup::killed`): collected, and never asked again.
+        // Killed at birth (a kernel that counts a group's kills seems to compare the count with
+        // arena's own group's: see `Cgroup::killed`): collected, and never asked again.
         // SAFETY: our own child, gone; the pidfd the kernel gave for it is ours alone.
         unsafe {
             libc::waitpid(pid, std::ptr::null_mut(), 0);

@@ -296,6 +296,28 @@ pub fn write(dir: &Path, input: &ReportInput, mut ready: Ready) -> Result<PathBu
     Ok(path)
 }
 
+/// `write`, with `alongside` (files written at the end of a run) on another thread meanwhile:
+/// waiting for the disk and drawing the page on every core overlap. `alongside`'s error comes
+/// first.
+pub fn write_alongside(
+    dir: &Path,
+    input: &ReportInput,
+    ready: Ready,
+    alongside: impl FnOnce() -> Result<()> + Send,
+) -> Result<PathBuf> {
+    let (done, page) = std::thread::scope(|s| {
+        let done = s.spawn(alongside);
+        let page = write(dir, input, ready);
+        (done.join(), page)
+    });
+    done.unwrap_or_else(|_| {
+        Err(crate::error::Error::Internal(
+            "writing the run's files beside its report panicked".into(),
+        ))
+    })?;
+    page
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

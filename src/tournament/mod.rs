@@ -215,24 +215,13 @@ impl Results {
         }
     }
 
-    /// The tables, and the report, at the end of a run: the tables are written (each waiting for
-    /// the disk) while the report is drawn (on every core).
-    fn write_tables_and_report(&self) -> Result<PathBuf> {
-        let tables = self.tables();
-        let (tables, page) = std::thread::scope(|s| {
-            let tables = s.spawn(move || write_all_atomic(&tables.files()));
-            let page = self.write_report();
-            (tables.join(), page)
-        });
-        tables.unwrap_or_else(|_| Err(Error::Internal("writing the tables panicked".into())))?;
-        page
-    }
-
     /// `report.html`: written when a run ends (it replays every game, so not after each one),
-    /// from the games packed while they were played and the others' logs.
-    fn write_report(&self) -> Result<PathBuf> {
+    /// from the games packed while they were played and the others' logs; the tables are
+    /// written meanwhile.
+    fn write_tables_and_report(&self) -> Result<PathBuf> {
         let ready = self.live.as_deref().map(Live::finish).unwrap_or_default();
-        report::html::write(
+        let tables = self.tables();
+        report::html::write_alongside(
             &self.dir,
             &report::html::ReportInput {
                 title: self.spec.name.clone(),
@@ -243,6 +232,7 @@ impl Results {
                 rows: &self.rows,
             },
             ready,
+            move || write_all_atomic(&tables.files()),
         )
     }
 

@@ -503,16 +503,10 @@ pub async fn run(args: Options) -> Result<()> {
     // scripts, and for `arena report` to write the page again; written once, at the end: a duel
     // has nothing to resume), while the page is drawn: waiting for the disk, and drawing on
     // every core, overlap.
-    let (durable, page) = std::thread::scope(|s| {
-        let durable = s.spawn(|| {
-            crate::referee::log::sync_folder(&logs)?;
-            crate::report::write_atomic(&out.join("games.csv"), &crate::report::games_csv(&rows))
-        });
-        let page = crate::report::html::write(&out, &input, ready);
-        (durable.join(), page)
-    });
-    durable.unwrap_or_else(|_| Err(Error::Internal("writing games.csv panicked".into())))?;
-    let page = page?;
+    let page = crate::report::html::write_alongside(&out, &input, ready, || {
+        crate::referee::log::sync_folder(&logs)?;
+        crate::report::write_atomic(&out.join("games.csv"), &crate::report::games_csv(&rows))
+    })?;
     eprintln!("arena: report in {}", page.display());
     let games = &tally.games;
     say(&format!(
