@@ -238,3 +238,50 @@ fn stderr_is_capped_and_says_how_much_was_dropped() {
         )
     );
 }
+
+/// Pipe-channel duels of a bot that exits at `stage` of the FIFO handshake (`fifo_quitter.py`,
+/// or `/bin/true` for `none` at its fastest): many games, four at a time on two cores, so that
+/// the bot's exit and arena's opening threads come in every order. Returns each game's record.
+fn quit_during_handshake(bot_cmd: &str, games: usize) -> Vec<serde_json::Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let assert = arena()
+        .args(["duel", bot_cmd, "builtin:random", "--game", "roshambo"])
+        .args(["--channel", "pipe", "--json", "--jobs", "4", "--games"])
+        .arg(games.to_string())
+        .args(["--startup-timeout", "5", "--out"])
+        .arg(dir.path())
+        // A slot stuck in an open would hang the duel: fail instead.
+        .timeout(Duration::from_secs(90))
+        .assert()
+        .success();
+    let records = json_records(&assert.get_output().stdout);
+    assert_eq!(records.len(), games, "every game ends");
+    for (i, r) in records.iter().enumerate() {
+        let quitter = i % 2;
+        assert_eq!(r["winner"], 1 - quitter, "{bot_cmd}: {r}");
+    }
+    records
+}
+
+#[test]
+fn a_pipe_bot_that_exits_at_any_point_of_the_handshake_loses_and_never_hangs_arena() {
+    let started = Instant::now();
+    let mut lost_at_start = quit_during_handshake("/bin/true", 60);
+    for stage in ["none", "in", "out", "in-late"] {
+        lost_at_start.extend(quit_during_handshake(&bot("fifo_quitter.py", stage), 20));
+    }
+    for r in &lost_at_start {
+        assert_eq!(r["cause"], "pipes_not_opened", "{r}");
+        assert_eq!(r["reason"], "crash", "{r}");
+        let detail = r["detail"].as_str().unwrap();
+        assert!(detail.contains("before opening COCO_PIPEIN and COCO_PIPEOUT"), "{r}");
+    }
+    // Both opened, then gone: the game started, and the bot loses it on its first move.
+    for r in quit_during_handshake(&bot("fifo_quitter.py", "both"), 20) {
+        assert_ne!(r["cause"], "pipes_not_opened", "{r}");
+        assert_eq!(r["at_move"], 1, "{r}");
+    }
+    // Every loss came when the bot exited, not at the 5 s startup deadline.
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert!(processes_with("fifo_quitter.py").is_empty());
+}

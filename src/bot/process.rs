@@ -3,7 +3,6 @@
 
 use std::fs::OpenOptions;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
@@ -829,15 +828,12 @@ async fn open_fifos(
         )
         .because(Cause::PipesNotOpened),
     };
-    let nonblock = nix::libc::O_NONBLOCK;
-    let _release_in = OpenOptions::new()
-        .read(true)
-        .custom_flags(nonblock)
-        .open(pin);
-    let _release_out = OpenOptions::new()
-        .write(true)
-        .custom_flags(nonblock)
-        .open(pout);
+    // The blocking opens may not have reached the kernel yet: a release that only met an open
+    // already waiting (a non-blocking open of one end) could come first and leave them blocked
+    // for ever. Opened for reading and writing, a FIFO has both ends at once (Linux, fifo(7)),
+    // so each open, whenever it comes, finds its other end while these are held.
+    let _release_in = OpenOptions::new().read(true).write(true).open(pin);
+    let _release_out = OpenOptions::new().read(true).write(true).open(pout);
     let _ = both.await;
     Err(failure)
 }
