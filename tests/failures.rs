@@ -274,7 +274,10 @@ fn a_pipe_bot_that_exits_at_any_point_of_the_handshake_loses_and_never_hangs_are
         assert_eq!(r["cause"], "pipes_not_opened", "{r}");
         assert_eq!(r["reason"], "crash", "{r}");
         let detail = r["detail"].as_str().unwrap();
-        assert!(detail.contains("before opening COCO_PIPEIN and COCO_PIPEOUT"), "{r}");
+        assert!(
+            detail.contains("before opening COCO_PIPEIN and COCO_PIPEOUT"),
+            "{r}"
+        );
     }
     // Both opened, then gone: the game started, and the bot loses it on its first move.
     for r in quit_during_handshake(&bot("fifo_quitter.py", "both"), 20) {

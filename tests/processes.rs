@@ -146,18 +146,6 @@ fn nobody_possible() -> bool {
     true
 }
 
-/// arena as the test's user, or as `nobody` through setpriv.
-fn arena_as(nobody: bool) -> assert_cmd::Command {
-    if !nobody {
-        return arena();
-    }
-    let mut cmd = assert_cmd::Command::new("setpriv");
-    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .arg(assert_cmd::cargo::cargo_bin("arena"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
-
 fn std_arena() -> std::process::Command {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("arena"));
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));

@@ -20,18 +20,6 @@ fn chmod(path: &Path, mode: u32) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
 }
 
-/// arena as the test's own user, or (when the test runs as root) as `nobody`.
-fn arena_as(nobody: bool) -> assert_cmd::Command {
-    if !nobody {
-        return arena();
-    }
-    let mut cmd = assert_cmd::Command::new("setpriv");
-    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .arg(assert_cmd::cargo::cargo_bin("arena"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
-
 /// Run a gauntlet of the snooping bot against a victim bot with a secret in its directory;
 /// returns what the snoop reported and the games.csv.
 fn snoop_run(sandbox: bool) -> (String, String) {

@@ -49,10 +49,23 @@ fn run_folder() -> Option<&'static Path> {
             let _ = std::fs::remove_dir(&run);
             return None;
         }
+        // The bots' groups get the memory and pids controllers where arena's own group passes
+        // them down (`controllers`); none of the run folder's own processes stops that, as it
+        // has none.
+        for controller in super::controllers::V2_CONTROLLERS {
+            let _ = std::fs::write(run.join("cgroup.subtree_control"), controller);
+        }
         start_janitor(&run);
         Some(run)
     })
     .as_deref()
+}
+
+/// Whether this run's bots' groups get `controller` (v2's `cgroup.subtree_control`).
+pub fn passes_down(controller: &str) -> bool {
+    run_folder()
+        .and_then(|run| std::fs::read_to_string(run.join("cgroup.subtree_control")).ok())
+        .is_some_and(|c| c.split_whitespace().any(|c| c == controller))
 }
 
 /// The end of arena's pipe to its janitor, never written: the janitor reads to its end, which
@@ -103,6 +116,8 @@ pub struct Cgroup {
     /// costs more than the write.
     kill: File,
     frozen: AtomicBool,
+    /// Whether a bot was given limits here (`controllers`), to be lifted for the next.
+    limited: AtomicBool,
     /// Whether `cgroup.kill` was ever written. A kernel that counts kills (6.18 here) may kill a
     /// child started in such a group at birth (it seems to compare the count with arena's own
     /// group's), so the bots of a killed group join it instead.
@@ -150,6 +165,7 @@ impl Cgroup {
                 events,
                 kill,
                 frozen: AtomicBool::new(false),
+                limited: AtomicBool::new(false),
                 killed: AtomicBool::new(false),
             }),
             _ => {
@@ -178,6 +194,25 @@ impl Cgroup {
             }
             // Exited but not yet taken off the group.
             std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+    }
+
+    /// The group's folder, where its controllers' files are.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Note that a bot's limits were set in the group's controllers' files.
+    pub fn mark_limited(&self) {
+        self.limited.store(true, Ordering::Relaxed);
+    }
+
+    /// Lift the limits a bot before had here, for a bot with other limits or none.
+    pub fn reset_limits(&self) {
+        if self.limited.swap(false, Ordering::Relaxed) {
+            for file in super::controllers::V2_LIMIT_FILES {
+                let _ = std::fs::write(self.path.join(file), "max");
+            }
         }
     }
 
@@ -269,17 +304,22 @@ pub fn remove_run() {
 /// Remove the folders of groups that runs killed before they could clean up left: those whose
 /// arena is gone (their bots died with it, so the groups are empty).
 pub fn remove_stale() {
-    let Some(parent) = own_group() else {
-        return;
-    };
-    let Ok(entries) = std::fs::read_dir(&parent) else {
+    if let Some(parent) = own_group() {
+        remove_stale_runs(&parent, PREFIX);
+    }
+}
+
+/// Remove the run folders named `<prefix><pid>` in `parent` (any hierarchy's) whose arena is
+/// gone, with their bots' groups.
+pub fn remove_stale_runs(parent: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(pid) = name
             .to_str()
-            .and_then(|n| n.strip_prefix(PREFIX))
+            .and_then(|n| n.strip_prefix(prefix))
             .and_then(|p| p.parse::<i32>().ok())
         else {
             continue;
@@ -287,14 +327,18 @@ pub fn remove_stale() {
         if Path::new(&format!("/proc/{pid}")).exists() {
             continue;
         }
-        let run = entry.path();
-        if let Ok(bots) = std::fs::read_dir(&run) {
-            for bot in bots.flatten().filter(|b| b.path().is_dir()) {
-                let _ = std::fs::remove_dir(bot.path());
-            }
-        }
-        let _ = std::fs::remove_dir(&run);
+        remove_tree(&entry.path());
     }
+}
+
+/// Remove a run folder and its bots' groups, all empty.
+pub fn remove_tree(run: &Path) {
+    if let Ok(bots) = std::fs::read_dir(run) {
+        for bot in bots.flatten().filter(|b| b.path().is_dir()) {
+            let _ = std::fs::remove_dir(bot.path());
+        }
+    }
+    let _ = std::fs::remove_dir(run);
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod cgroup;
+pub mod controllers;
 pub mod framing;
 pub mod process;
 pub mod reaper;
@@ -60,12 +61,14 @@ pub fn remove_scratch() {
         let _ = std::fs::remove_dir_all(p);
     }
     cgroup::remove_run();
+    controllers::remove_run();
 }
 
 /// Remove the scratch folders that runs killed before they could clean up left in the temp
 /// folder (those of this user whose lock nobody holds; returns how many), and their cgroups.
 pub fn remove_stale_scratch() -> usize {
     cgroup::remove_stale();
+    controllers::remove_stale();
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
         return 0;

@@ -21,6 +21,7 @@ use tokio_util::codec::{FramedRead, LinesCodecError};
 
 use super::framing::{FrameCodec, Framing};
 
+use super::controllers::Controlled;
 use super::spawn::{Child, Spawn, Stdio};
 use super::{BotCommand, BotSpec, Channel, cgroup::Cgroup, reaper, tree};
 use crate::games::{Cause, Exit, Fault, FaultKind};
@@ -87,7 +88,11 @@ impl Event {
             )
             .because(Cause::ClosedOutput),
             Event::Exited(exit, how) => {
-                Fault::new(FaultKind::Crash, format!("{how} {waited}")).because(Cause::Exited(exit))
+                let kind = match exit {
+                    Exit::MemoryLimit => FaultKind::Memory,
+                    _ => FaultKind::Crash,
+                };
+                Fault::new(kind, format!("{how} {waited}")).because(Cause::Exited(exit))
             }
             Event::TooLong => {
                 Fault::protocol(format!("sent a line longer than {max_line} bytes {waited}"))
@@ -102,6 +107,17 @@ impl Event {
         }
     }
 }
+
+/// What runtimes that reserve much more address space than they use say when RLIMIT_AS stops
+/// them at start (lowercased), and who they are.
+const RESERVE_FAILURES: &[(&str, &str)] = &[
+    ("error occurred during initialization of vm", "the Java VM"),
+    ("could not reserve enough space", "the Java VM"),
+    ("failed to reserve virtual memory", "Node.js"),
+    ("fatal process oom", "Node.js"),
+    ("failed to create coreclr", ".NET"),
+    ("gc heap initialization failed", ".NET"),
+];
 
 /// How a process ended, as a fact.
 pub fn exit_of(status: ExitStatus) -> Exit {
@@ -141,6 +157,8 @@ struct Process {
     /// counted and killed. (A bot that arena runs as root, unsandboxed, could move a process of
     /// its own out of it; one whose parent dies is then given to arena and swept as an orphan.)
     cgroup: Option<Cgroup>,
+    /// The limits the kernel holds the bot to (memory, processes), where it can.
+    controlled: Controlled,
     /// Levels of the tree that are the sandbox's own processes, not the bot's.
     wrappers: usize,
     /// Stopped while the bot is not to move (`Connection::freeze`).
@@ -169,6 +187,12 @@ impl Process {
         let _ = killpg(self.pgid, Signal::SIGKILL);
     }
 
+    /// Whether arena must count the bot's processes itself: it has a limit that no controller
+    /// holds it to.
+    fn counts_processes(&self) -> bool {
+        self.limits.processes.is_some() && !self.controlled.limits_processes()
+    }
+
     fn set_frozen(&mut self, frozen: bool) {
         if self.frozen == frozen || self.exit.is_some() {
             return;
@@ -193,8 +217,30 @@ impl Process {
         self.frozen = frozen;
     }
 
+    /// How the process ended, as a fact: an out-of-memory kill in the bot's group is its own.
+    fn fact(&self, status: ExitStatus) -> Exit {
+        if !status.success() && self.controlled.out_of_memory() {
+            Exit::MemoryLimit
+        } else {
+            exit_of(status)
+        }
+    }
+
+    /// How the process ended, as a fact and in words, once what it said as it failed is in its
+    /// stderr file.
+    async fn ended(&mut self, status: ExitStatus) -> (Exit, String) {
+        let how = self.described(status).await;
+        (self.fact(status), how)
+    }
+
     /// How the process ended, naming the limit that stopped it when one did.
     fn describe(&self, status: ExitStatus) -> String {
+        self.describe_saying(status, "")
+    }
+
+    /// `describe`, with `said` (what else the bot wrote as it failed, such as a line on its
+    /// move stream) among its last words.
+    fn describe_saying(&self, status: ExitStatus, said: &str) -> String {
         use std::os::unix::process::ExitStatusExt;
         let how = describe_exit(status);
         match Signal::try_from(status.signal().unwrap_or(0)) {
@@ -208,45 +254,76 @@ impl Process {
             }
             _ => {}
         }
+        if status.success() {
+            return how;
+        }
+        // Told by the kernel's own counts, where a controller held the limit.
+        if let Some(mb) = self.limits.memory_mb
+            && self.controlled.out_of_memory()
+        {
+            return match status.signal() {
+                Some(9) => format!(
+                    "was killed by the kernel for using more than its memory limit of {mb} MiB"
+                ),
+                _ => format!(
+                    "{how} after the kernel killed one of its processes for using more than its \
+                     memory limit of {mb} MiB"
+                ),
+            };
+        }
+        if let Some(n) = self.limits.processes
+            && self.controlled.refused_processes()
+        {
+            return format!("{how}: it ran into its limit of {n} processes");
+        }
         // A limit that makes a call fail (rather than send a signal) shows only in what the bot
         // said as it died.
-        if !status.success()
-            && let Some(path) = &self.stderr_path
-        {
-            let said = stderr_tail(path);
-            let found = |words: &[&str]| words.iter().any(|w| said.contains(w));
-            if let Some(mb) = self.limits.memory_mb
-                && found(&[
-                    "memoryerror",
-                    "cannot allocate memory",
-                    "out of memory",
-                    "bad_alloc",
-                    "memory allocation",
-                ])
+        let Some(path) = &self.stderr_path else {
+            return how;
+        };
+        let said = format!("{}\n{}", said.to_lowercase(), stderr_tail(path));
+        let found = |words: &[&str]| words.iter().any(|w| said.contains(w));
+        if let Some(mb) = self.limits.memory_mb {
+            // Under RLIMIT_AS, a runtime that reserves more address space than it uses fails
+            // before it runs a line of the bot's.
+            if !self.controlled.limits_memory()
+                && let Some((_, runtime)) = RESERVE_FAILURES.iter().find(|(w, _)| said.contains(w))
             {
+                return format!(
+                    "{how}: {runtime} could not reserve its memory under memory_mb = {mb} \
+                     (RLIMIT_AS here: no cgroup memory controller); raise it, or run arena as root"
+                );
+            }
+            if found(&[
+                "memoryerror",
+                "cannot allocate memory",
+                "out of memory",
+                "bad_alloc",
+                "memory allocation",
+            ]) {
                 return format!("{how}: it ran out of memory under its memory limit of {mb} MiB");
             }
-            if let Some(mb) = self.limits.output_mb
-                && found(&["file too large", "efbig"])
-            {
-                return format!("{how}: it wrote a file over its output limit of {mb} MiB");
-            }
-            if let Some(n) = self.limits.open_files
-                && found(&["too many open files", "emfile"])
-            {
-                return format!("{how}: it hit its limit of {n} open files");
-            }
-            // RLIMIT_NPROC, where it binds (arena not run as root), fails the fork instead.
-            if let Some(n) = self.limits.processes
-                && found(&[
-                    "resource temporarily unavailable",
-                    "eagain",
-                    "cannot fork",
-                    "fork: retry",
-                ])
-            {
-                return format!("{how}: it ran more processes than its limit of {n}");
-            }
+        }
+        if let Some(mb) = self.limits.output_mb
+            && found(&["file too large", "efbig"])
+        {
+            return format!("{how}: it wrote a file over its output limit of {mb} MiB");
+        }
+        if let Some(n) = self.limits.open_files
+            && found(&["too many open files", "emfile"])
+        {
+            return format!("{how}: it hit its limit of {n} open files");
+        }
+        // RLIMIT_NPROC, where it binds (arena not run as root), fails the fork instead.
+        if let Some(n) = self.limits.processes
+            && found(&[
+                "resource temporarily unavailable",
+                "eagain",
+                "cannot fork",
+                "fork: retry",
+            ])
+        {
+            return format!("{how}: it ran more processes than its limit of {n}");
         }
         how
     }
@@ -271,7 +348,7 @@ impl Process {
         if self.exit.is_none()
             && let Ok(Ok(status)) = timeout(grace, self.child.wait()).await
         {
-            self.exit = Some((exit_of(status), self.described(status).await));
+            self.exit = Some(self.ended(status).await);
         }
         if self.exit.is_none() {
             let _ = killpg(self.pgid, Signal::SIGTERM);
@@ -413,17 +490,38 @@ impl Connection {
             .envs(inherited_env().iter().map(|(k, v)| (k, v)))
             .env("TMPDIR", &tmpdir)
             .envs(spec.env.iter().map(|(k, v)| (k, v)));
-        // RLIMIT_NPROC counts all of a user's processes: every sandboxed bot runs as the same
-        // user, and the sandbox's own processes would count. arena counts the bot's instead.
+        let cgroup = Cgroup::create();
+        let wrappers = if sandbox.is_some() {
+            super::SANDBOX_WRAPPERS
+        } else {
+            0
+        };
+        let controlled = Controlled::apply(
+            spec.limits.memory_mb,
+            spec.limits.processes,
+            cgroup.as_ref(),
+            wrappers,
+        );
+        // Where no controller holds them: memory as address space, which runtimes that reserve
+        // much more than they use do not survive (see `controllers`); processes by RLIMIT_NPROC
+        // outside the sandbox (it counts all of a user's processes: every sandboxed bot runs as
+        // the same user, and the sandbox's own processes would count), and arena counts them.
         let rlimits = super::Limits {
-            processes: spec.limits.processes.filter(|_| sandbox.is_none()),
+            memory_mb: spec
+                .limits
+                .memory_mb
+                .filter(|_| !controlled.limits_memory()),
+            processes: spec
+                .limits
+                .processes
+                .filter(|_| sandbox.is_none() && !controlled.limits_processes()),
             ..spec.limits
         };
-        let cgroup = Cgroup::create();
         prepare_child(
             &mut cmd,
             Setup {
                 cgroup: cgroup.as_ref().map(Cgroup::entry),
+                joins: controlled.join_fds(),
                 user: as_user,
                 limits: rlimits,
                 keep: ready.as_ref().map(|(_, w)| w.as_raw_fd()),
@@ -496,11 +594,8 @@ impl Connection {
             // Read from /proc: not needed beside a cgroup, and a bot is started every few ms.
             root: cgroup.is_none().then(|| tree::Root::of(pgid)).flatten(),
             cgroup,
-            wrappers: if sandbox.is_some() {
-                super::SANDBOX_WRAPPERS
-            } else {
-                0
-            },
+            controlled,
+            wrappers,
             frozen: false,
             limits: spec.limits,
             stderr_path: Some(stderr_path.to_path_buf()),
@@ -609,7 +704,7 @@ impl Connection {
                 status = async { self.process.as_mut().expect("checked").child.wait().await }, if !exited => {
                     let exited_at = Instant::now();
                     let ended = match status {
-                        Ok(s) => (exit_of(s), self.process.as_mut().expect("checked").described(s).await),
+                        Ok(s) => self.process.as_mut().expect("checked").ended(s).await,
                         Err(e) => (Exit::Unknown, format!("could not be waited for: {e}")),
                     };
                     self.process.as_mut().expect("checked").exit = Some(ended);
@@ -618,7 +713,7 @@ impl Connection {
                 }
                 // RLIMIT_NPROC counts all of a user's processes and never binds root: count the
                 // bot's group ourselves while it thinks.
-                _ = sleep(PROCESS_POLL), if !exited && self.process.as_ref().is_some_and(|p| p.limits.processes.is_some()) => {
+                _ = sleep(PROCESS_POLL), if !exited && self.process.as_ref().is_some_and(Process::counts_processes) => {
                     if let Some(event) = self.over_process_limit() {
                         return event;
                     }
@@ -660,6 +755,26 @@ impl Connection {
         }
     }
 
+    /// How the bot ended, if it ends failing on its own within a moment: asked of a bot whose
+    /// first answer failed, which may be its runtime's complaint that it could not start (`said`,
+    /// what it wrote, is read with its stderr for the words that tell why).
+    pub async fn failed_on_its_own(&mut self, said: &str) -> Option<(Exit, String)> {
+        let p = self.process.as_mut()?;
+        if p.terminated {
+            return None;
+        }
+        // A stopped process could not finish exiting.
+        p.set_frozen(false);
+        let status = match timeout(EXIT_LINGER, p.child.wait()).await {
+            Ok(Ok(status)) if !status.success() => status,
+            _ => return None,
+        };
+        p.capture.wait(EXIT_LINGER).await;
+        let ended = (p.fact(status), p.describe_saying(status, said));
+        p.exit = Some(ended.clone());
+        Some(ended)
+    }
+
     /// End of the bot's output: usually it exited, and how it did says more than 'end of file'.
     async fn eof(&mut self) -> Event {
         let Some(p) = self.process.as_mut() else {
@@ -668,7 +783,7 @@ impl Connection {
         if p.exit.is_none()
             && let Ok(Ok(status)) = timeout(EXIT_LINGER, p.child.wait()).await
         {
-            p.exit = Some((exit_of(status), p.described(status).await));
+            p.exit = Some(p.ended(status).await);
         }
         match &p.exit {
             Some((exit, how)) => Event::Exited(*exit, how.clone()),
@@ -720,6 +835,8 @@ fn inherited_env() -> &'static [(String, std::ffi::OsString)] {
 struct Setup {
     /// Its cgroup, to start in.
     cgroup: Option<super::spawn::CgroupEntry>,
+    /// More groups to join: those of v1 hierarchies that hold its limits.
+    joins: Vec<RawFd>,
     /// The unprivileged user to become (arena runs as root, the bot in a sandbox).
     user: Option<(u32, u32)>,
     limits: super::Limits,
@@ -758,6 +875,7 @@ fn prepare_child(cmd: &mut Spawn, child: Setup) {
     })
     .collect();
     cmd.cgroup = child.cgroup;
+    cmd.joins = child.joins;
     cmd.drop_ptrace = super::is_root();
     cmd.setsid = true;
     cmd.user = child.user;
@@ -815,7 +933,7 @@ async fn open_fifos(
         }
         status = process.child.wait() => {
             let (exit, how) = match status {
-                Ok(s) => (exit_of(s), process.described(s).await),
+                Ok(s) => process.ended(s).await,
                 Err(e) => (Exit::Unknown, e.to_string()),
             };
             process.exit = Some((exit, how.clone()));
@@ -1099,6 +1217,7 @@ impl SpectatorSink {
                 pgid,
                 root: tree::Root::of(pgid),
                 cgroup: None,
+                controlled: Controlled::default(),
                 wrappers: 0,
                 frozen: false,
                 limits: super::Limits::default(),

@@ -70,6 +70,8 @@ pub struct Spawn {
     stdio: [Stdio; 3],
     /// A cgroup to start in, or else join first (as the sandbox's user it could not).
     pub cgroup: Option<CgroupEntry>,
+    /// The `cgroup.procs` of more groups to join (v1 hierarchies' limits, `controllers`).
+    pub joins: Vec<RawFd>,
     /// Out of the bounding set: as root, CAP_SYS_PTRACE would let the bot read arena's memory.
     pub drop_ptrace: bool,
     /// A new session, so no controlling terminal: the bot cannot type into arena's (TIOCSTI).
@@ -96,6 +98,7 @@ impl Spawn {
             cwd: None,
             stdio: [Stdio::Inherit, Stdio::Inherit, Stdio::Inherit],
             cgroup: None,
+            joins: Vec::new(),
             drop_ptrace: false,
             setsid: false,
             own_group: false,
@@ -213,6 +216,7 @@ impl Spawn {
             cgroup: self.cgroup.map_or(-1, |c| c.procs),
             cgroup_dir: self.cgroup.map_or(-1, |c| c.dir),
             started_in_cgroup: AtomicBool::new(false),
+            joins: &self.joins,
             ran: AtomicBool::new(false),
             drop_ptrace: self.drop_ptrace,
             setsid: self.setsid,
@@ -291,6 +295,7 @@ struct Plan<'a> {
     cgroup_dir: RawFd,
     /// Set by arena before a clone that starts the child in its group: it then joins no group.
     started_in_cgroup: AtomicBool,
+    joins: &'a [RawFd],
     /// Set by the child as it starts: one the kernel killed at birth never ran.
     ran: AtomicBool,
     drop_ptrace: bool,
@@ -520,6 +525,11 @@ unsafe fn become_bot(plan: &Plan) -> c_int {
             && libc::write(plan.cgroup, b"0".as_ptr().cast(), 1) != 1
         {
             return errno();
+        }
+        for &procs in plan.joins {
+            if libc::write(procs, b"0".as_ptr().cast(), 1) != 1 {
+                return errno();
+            }
         }
         if plan.drop_ptrace {
             // A container's root without CAP_SETPCAP cannot drop it, and has no CAP_SYS_PTRACE.

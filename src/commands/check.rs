@@ -518,6 +518,7 @@ fn ended(exit: Exit) -> String {
             Err(_) => format!("was killed by signal {sig}"),
         },
         Exit::ProcessLimit => "was killed for running more processes than its limit".into(),
+        Exit::MemoryLimit => "was killed for using more memory than its limit".into(),
         Exit::Unknown => "ended".into(),
     }
 }
@@ -562,6 +563,11 @@ fn hint(failed: &Failed, game: &GameInfo, channel: Channel, wrote_stderr: bool) 
              move, not only the first? Is it waiting for a line the game does not send (see \
              {rules}), stuck in a loop, or too slow for the allowance (--timeout)?"
         ),
+        (_, Cause::Exited(Exit::MemoryLimit)) => {
+            "the bot used more memory than its limit (memory_mb, --memory-mb): does it keep \
+             every position it searched? Free what it no longer needs, or bound its tables."
+                .into()
+        }
         (_, Cause::Exited(Exit::Status(0))) => format!(
             "the bot exited with status 0 while the game was still going: keep reading and \
              answering until the game is over (see {rules})."

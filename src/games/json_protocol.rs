@@ -463,7 +463,9 @@ impl<P: JsonRules> Game for JsonGame<P> {
         let n = player(seat);
         self.log.push(match fault.kind {
             FaultKind::Timeout => format!("Player {n} took too long to submit move"),
-            FaultKind::Crash => format!("Player {n} left the game ({})", fault.detail),
+            FaultKind::Crash | FaultKind::Memory => {
+                format!("Player {n} left the game ({})", fault.detail)
+            }
             FaultKind::Illegal | FaultKind::Protocol => fault.detail.clone(),
         });
         self.log

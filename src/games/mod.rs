@@ -135,6 +135,8 @@ pub enum FaultKind {
     Illegal,
     /// A line that is not a move at all: garbage, too long, not UTF-8, a wrong token.
     Protocol,
+    /// The kernel killed the bot for using more than its memory limit.
+    Memory,
 }
 
 impl FaultKind {
@@ -144,6 +146,7 @@ impl FaultKind {
             FaultKind::Crash => "crash",
             FaultKind::Illegal => "illegal",
             FaultKind::Protocol => "protocol",
+            FaultKind::Memory => "memory",
         }
     }
 }
@@ -190,6 +193,8 @@ pub enum Exit {
     Signal(i32),
     /// arena killed it for running more processes than its limit.
     ProcessLimit,
+    /// The kernel killed it (or one of its processes) for using more than its memory limit.
+    MemoryLimit,
     /// Neither (it could not be waited for).
     Unknown,
 }
@@ -312,6 +317,8 @@ pub enum Reason {
     Crash,
     Illegal,
     Protocol,
+    /// The kernel killed a bot for using more than its memory limit.
+    Memory,
     Limit,
     /// The referee program failed (crashed, hung, broke its protocol): the game counts for no
     /// one.
@@ -325,6 +332,7 @@ impl From<FaultKind> for Reason {
             FaultKind::Crash => Reason::Crash,
             FaultKind::Illegal => Reason::Illegal,
             FaultKind::Protocol => Reason::Protocol,
+            FaultKind::Memory => Reason::Memory,
         }
     }
 }
@@ -334,7 +342,7 @@ impl Reason {
     pub fn is_fault(self) -> bool {
         matches!(
             self,
-            Reason::Timeout | Reason::Crash | Reason::Illegal | Reason::Protocol
+            Reason::Timeout | Reason::Crash | Reason::Illegal | Reason::Protocol | Reason::Memory
         )
     }
 
@@ -346,6 +354,7 @@ impl Reason {
             Reason::Crash => "crash",
             Reason::Illegal => "illegal",
             Reason::Protocol => "protocol",
+            Reason::Memory => "memory",
             Reason::Limit => "limit",
             Reason::Referee => "referee",
         }

@@ -129,6 +129,14 @@ impl Judge {
         self.first_fault.get_or_insert(seat);
     }
 
+    /// Say a seat's failure again in other words, as a fact of another kind: the game has
+    /// already been told of it, and the seats' order of failing stands.
+    pub fn restate(&mut self, seat: Seat, fault: Fault) {
+        if let Some(f) = self.faults[seat].as_mut() {
+            *f = fault;
+        }
+    }
+
     /// The result: a failure decides the game against the failed seat (both failing: both lose);
     /// otherwise the game's own outcome.
     pub fn verdict(&self) -> Verdict {

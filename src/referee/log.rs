@@ -107,6 +107,10 @@ pub enum Entry<'a> {
         cause: Cause,
         #[serde(skip_serializing_if = "Option::is_none")]
         at_move: Option<u32>,
+        /// Said again, plainly, of a seat already failed: a bot whose first answer was refused
+        /// and that then exited failing on its own had not started (`referee::restate_early`).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        restated: bool,
     },
     Exit {
         t: u64,
@@ -159,6 +163,7 @@ struct Keys<'a> {
     detail: Option<Text<'a>>,
     cause: Option<Cause>,
     at_move: Option<u32>,
+    restated: Option<bool>,
     exit: Option<usize>,
     #[serde(borrow)]
     status: Option<Text<'a>>,
@@ -243,6 +248,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entry<'a> {
                 detail: Some(detail),
                 cause,
                 at_move,
+                restated,
                 ..
             } => Entry::Fault {
                 t,
@@ -251,6 +257,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entry<'a> {
                 detail: detail.0,
                 cause: cause.unwrap_or_default(),
                 at_move,
+                restated: restated.unwrap_or(false),
             },
             Keys {
                 t: Some(t),
@@ -427,6 +434,15 @@ impl GameLog {
 
     /// Returns the time logged, in microseconds since the start.
     pub fn fault(&mut self, seat: Seat, fault: &Fault) -> u64 {
+        self.write_fault(seat, fault, false)
+    }
+
+    /// A seat's failure said again, plainly (see `Entry::Fault`).
+    pub fn restated_fault(&mut self, seat: Seat, fault: &Fault) -> u64 {
+        self.write_fault(seat, fault, true)
+    }
+
+    fn write_fault(&mut self, seat: Seat, fault: &Fault, restated: bool) -> u64 {
         let t = self.micros();
         self.write(&Entry::Fault {
             t,
@@ -435,6 +451,7 @@ impl GameLog {
             detail: Cow::Borrowed(&fault.detail),
             cause: fault.cause,
             at_move: fault.at_move,
+            restated,
         });
         t
     }
@@ -708,13 +725,21 @@ pub fn apply(judge: &mut super::Judge, start_ms: u64, entry: &Entry, out: &mut O
             detail,
             cause,
             at_move,
+            restated,
         } => {
-            let Some(seat) = Seat::from_index(*fault).filter(|&s| !judge.has_failed(s)) else {
+            let Some(seat) = Seat::from_index(*fault) else {
                 return false;
             };
-            out.now_ms = clock(start_ms, *t);
             let mut f = Fault::new(*kind, detail.to_string()).because(*cause);
             f.at_move = *at_move;
+            if *restated {
+                judge.restate(seat, f);
+                return true;
+            }
+            if judge.has_failed(seat) {
+                return false;
+            }
+            out.now_ms = clock(start_ms, *t);
             judge.fault(seat, f, out);
             true
         }
@@ -786,6 +811,7 @@ mod tests {
                 detail: line("e9 is off the board"),
                 cause: Cause::Refused,
                 at_move: None,
+                restated: false,
             },
             Entry::Fault {
                 t: 4,
@@ -794,6 +820,7 @@ mod tests {
                 detail: line("exited with status 3 at move 2"),
                 cause: Cause::Exited(crate::games::Exit::Status(3)),
                 at_move: Some(2),
+                restated: false,
             },
             Entry::Exit {
                 t: 5,

@@ -470,6 +470,9 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
         wire.deliver(&mut out, &mut seats).await;
     }
 
+    for seat in Seat::BOTH {
+        restate_early(&mut judge, &mut seats[seat], seat, &mut wire.log).await;
+    }
     let verdict = judge.verdict();
     let [a, b] = seats;
     let ((e0, c0), (e1, c1), (er, cr)) = tokio::join!(close(a.io), close(b.io), async {
@@ -537,6 +540,44 @@ fn take_line(
             judge.fault(seat, f, out);
         }
     }
+}
+
+/// A bot whose first answer failed (a line that was no move, its input closed) and that then
+/// exits failing on its own never got to play: its program or runtime could not start, and may
+/// have written why on its move stream (a Java VM under an address-space limit does). That is
+/// said plainly, as how it ended before its first move, instead of as a protocol fault.
+async fn restate_early(judge: &mut Judge, state: &mut SeatState, seat: Seat, log: &mut GameLog) {
+    let Some(fault) = judge.fault_of(seat) else {
+        return;
+    };
+    let restatable = match fault.cause {
+        Cause::Refused | Cause::TooLong | Cause::NotUtf8 => Some(true),
+        Cause::ClosedInput | Cause::StoppedReading => Some(false),
+        _ => None,
+    };
+    let (SeatIo::Remote { conn, .. }, 0, Some(quote)) = (&mut state.io, state.moves, restatable)
+    else {
+        return;
+    };
+    let Some((exit, how)) = conn.failed_on_its_own(&fault.detail).await else {
+        return;
+    };
+    let kind = match exit {
+        crate::games::Exit::MemoryLimit => FaultKind::Memory,
+        _ => FaultKind::Crash,
+    };
+    // How it ended first: a long quote is what gives way to the detail's bound.
+    let detail = match quote {
+        true => format!(
+            "failed before its first move: it {how}; before that it {}",
+            fault.detail.trim_end_matches('.')
+        ),
+        false => format!("failed before its first move: it {how}"),
+    };
+    let mut plainly = Fault::new(kind, detail).because(Cause::Exited(exit));
+    plainly.at_move = Some(1);
+    log.restated_fault(seat, &plainly);
+    judge.restate(seat, plainly);
 }
 
 /// Every stderr capture a game may leave beside its log: each seat's, and a referee program's.

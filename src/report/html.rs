@@ -107,7 +107,7 @@ fn failures(names: &[String], rows: &[GameRow]) -> Vec<[u32; 4]> {
     for row in rows {
         let kind = match row.reason.as_str() {
             "timeout" => 0,
-            "crash" => 1,
+            "crash" | "memory" => 1,
             "illegal" => 2,
             "protocol" => 3,
             _ => continue,

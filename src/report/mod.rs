@@ -305,7 +305,8 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
             if failed[s] {
                 match row.reason {
                     Reason::Timeout => t.timeouts += 1,
-                    Reason::Crash => t.crashes += 1,
+                    // The bot died either way; games.csv's reason tells the two apart.
+                    Reason::Crash | Reason::Memory => t.crashes += 1,
                     _ => t.illegal += 1,
                 }
             }

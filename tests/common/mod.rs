@@ -13,6 +13,18 @@ pub fn arena() -> Command {
     cmd
 }
 
+/// arena as the test's user, or as `nobody` through setpriv (for a test run as root).
+pub fn arena_as(nobody: bool) -> Command {
+    if !nobody {
+        return arena();
+    }
+    let mut cmd = Command::new("setpriv");
+    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(assert_cmd::cargo::cargo_bin("arena"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
 /// A test bot under tests/bots, as a command line arena can run.
 pub fn bot(script: &str, args: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -5,7 +5,7 @@
 const D = JSON.parse(document.getElementById("arena-data").textContent);
 const SVG = "http://www.w3.org/2000/svg";
 const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"];
-const REASONS_FAILED = new Set(["timeout", "crash", "illegal", "protocol"]);
+const REASONS_FAILED = new Set(["timeout", "crash", "illegal", "protocol", "memory"]);
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
