@@ -182,6 +182,59 @@ fn random_plies_make_deterministic_bots_play_different_games_in_pairs() {
         .stderr(predicate::str::contains("the result agrees"));
 }
 
+/// `--openings` naming what is not a regular file (a FIFO, a device, a directory) is refused at
+/// once, without reading it: a FIFO held the duel forever, deaf to SIGTERM. A file beyond the
+/// bound is refused before it is read.
+#[test]
+fn openings_that_are_not_a_regular_file_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("book.fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let huge = dir.path().join("huge.txt");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len((16 << 20) + 1)
+        .unwrap();
+    let cases = [
+        (
+            fifo,
+            "is a FIFO (a named pipe): openings are read from a regular file",
+        ),
+        (
+            "/dev/zero".into(),
+            "is a character device: openings are read from a regular file",
+        ),
+        (
+            "/dev/stdin".into(),
+            ": openings are read from a regular file",
+        ),
+        (
+            dir.path().to_path_buf(),
+            "is a directory: openings are read from a regular file",
+        ),
+        (
+            huge,
+            "has 16777217 bytes, more than an openings file may have (16 MiB)",
+        ),
+    ];
+    for (path, why) in cases {
+        arena()
+            .args(["duel", "builtin:random", "builtin:random", "-g", "nim"])
+            .arg("--openings")
+            .arg(&path)
+            .arg("--out")
+            .arg(dir.path().join("out"))
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "--openings: {}",
+                path.display()
+            )))
+            .stderr(predicate::str::contains(why));
+    }
+}
+
 /// An openings file is played in order, each position twice; a bad line is refused with the
 /// file and its number, before any game.
 #[test]

@@ -210,6 +210,123 @@ fn two_bots(dir: &Path, settings: &str) -> PathBuf {
     spec
 }
 
+/// A spec `t.toml` in `dir` (which holds copies of pebbles.py, best.py and greedy.py): the
+/// referee's command and `extra` keys, and the bots' commands.
+fn pebbles_spec(dir: &Path, referee: &str, extra: &str, bots: [&str; 2]) {
+    let text = format!(
+        "name = \"t\"\ngames_per_pairing = 2\nseed = 3\n\n[referee]\ncommand = \"{referee}\"\n\
+         {extra}\n\n[[bot]]\nname = \"a\"\ncommand = \"{}\"\n\n\
+         [[bot]]\nname = \"b\"\ncommand = \"{}\"\n",
+        bots[0], bots[1]
+    );
+    std::fs::write(dir.join("t.toml"), text).unwrap();
+}
+
+/// `arena run t.toml --out OUT` from the folder `cwd`: its exit status and stderr.
+fn run_from(cwd: &Path, spec: &str, out: &str) -> (Option<i32>, String) {
+    let output = arena()
+        .current_dir(cwd)
+        .args(["run", spec, "--out", out])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), said)
+}
+
+/// A resume keeps the referee's turns and deadlines: `max_turns = 1` decides whether a long
+/// game is a result, and is refused, as is another bot program. The same files written as
+/// other paths, from another folder, with the spec's folder renamed and the results moved, are
+/// the same tournament; a run.json from before settings were kept knows the referee by its file
+/// too, and its turns from its last game's log.
+#[test]
+fn a_resume_keeps_the_referee_its_turns_and_knows_files_by_any_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("d");
+    std::fs::create_dir(&d).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/referee");
+    for script in ["pebbles.py", "best.py", "greedy.py", "random.py"] {
+        std::fs::copy(root.join(script), d.join(script)).unwrap();
+    }
+    let bots = ["python3 best.py", "python3 greedy.py"];
+    pebbles_spec(
+        &d,
+        "python3 ./pebbles.py",
+        "",
+        ["python3 best.py", "python3 ./greedy.py"],
+    );
+    let (code, said) = run_from(tmp.path(), "d/t.toml", "res");
+    assert_eq!(code, Some(0), "{said}");
+    let recorded = std::fs::read_to_string(tmp.path().join("res/games.csv")).unwrap();
+    assert_eq!(recorded.lines().count(), 3, "{recorded}");
+
+    // Run again with `extra` keys, the bots' commands `bots`, from `cwd` into `out`: refused
+    // as played with `expected` (unless it is empty: accepted, nothing to play).
+    let again =
+        |cwd: &Path, out: &str, referee: &str, extra: &str, bots: [&str; 2], expected: &str| {
+            pebbles_spec(cwd, referee, extra, bots);
+            let (code, said) = run_from(cwd, "t.toml", out);
+            match expected {
+                "" => assert!(
+                    code == Some(0) && said.contains("nothing to play"),
+                    "{said}"
+                ),
+                _ => assert!(
+                    code == Some(2)
+                        && said.contains(&format!("was played with {expected}: use another --out")),
+                    "{said}"
+                ),
+            }
+        };
+    // The same files, spelled otherwise, from the spec's folder.
+    let other_spelling = ["python3 ./best.py", "python3 greedy.py"];
+    again(
+        &d,
+        "../res",
+        "python3 ../d/./pebbles.py",
+        "",
+        other_spelling,
+        "",
+    );
+    let pebbles = "python3 pebbles.py";
+    let max_turns = "[referee] max_turns = 10000; this spec says 1";
+    again(&d, "../res", pebbles, "max_turns = 1", bots, max_turns);
+    let timeout = "[referee] timeout = 10; this spec says 20";
+    again(&d, "../res", pebbles, "timeout = 20", bots, timeout);
+    let canonical = std::fs::canonicalize(&d).unwrap();
+    let another = format!(
+        "bot 'a' command = python3 {0}/best.py; this spec says python3 {0}/random.py",
+        canonical.display()
+    );
+    again(
+        &d,
+        "../res",
+        pebbles,
+        "",
+        ["python3 random.py", bots[1]],
+        &another,
+    );
+
+    // The spec's folder renamed, the results moved: the files are where the spec says.
+    let e = tmp.path().join("e");
+    std::fs::rename(&d, &e).unwrap();
+    std::fs::rename(tmp.path().join("res"), e.join("moved")).unwrap();
+    again(&e, "moved", pebbles, "", bots, "");
+
+    // A record from before settings: its referee's command, as written then, is a file here.
+    as_before_settings(&e.join("moved"));
+    again(&e, "moved", pebbles, "max_turns = 1", bots, max_turns);
+    again(&e, "moved", pebbles, "", bots, "");
+    let record = std::fs::read_to_string(e.join("moved/run.json")).unwrap();
+    assert!(
+        record.contains("\"[referee] max_turns\": \"10000\""),
+        "{record}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(e.join("moved/games.csv")).unwrap(),
+        recorded
+    );
+}
+
 #[test]
 fn a_tournament_goes_on_past_failed_referees_and_counts_them_for_no_one() {
     let dir = tempfile::tempdir().unwrap();

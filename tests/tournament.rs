@@ -817,7 +817,8 @@ fn a_ladder_takes_new_and_departed_bots_every_night_and_an_interrupted_cycle_cha
 }
 
 /// A resume into a folder played with another game, parameters, seed, format or bots is
-/// refused, saying what changed; jobs and timeouts may change. A ladder may change its bots only.
+/// refused, saying what changed; jobs and the disk's threshold may change. A ladder may change
+/// its bots only.
 #[test]
 fn a_changed_spec_is_refused_on_resume_saying_what_changed() {
     let dir = tempfile::tempdir().unwrap();
@@ -830,24 +831,8 @@ fn a_changed_spec_is_refused_on_resume_saying_what_changed() {
     ];
     let path = spec(dir.path(), &format!("{head}\n[params]\nrounds = 3"), &bots);
     run_ok(&path, &out);
-    let recorded = std::fs::read_to_string(out.join("games.csv")).unwrap();
     let refused = |head: String, bots: &[(&str, &str, &str)], expected: &str| {
-        let path = spec(dir.path(), &head, bots);
-        arena()
-            .arg("run")
-            .arg(&path)
-            .arg("--out")
-            .arg(&out)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(format!(
-                "{} was played with {expected}: use another --out or remove the folder",
-                out.display()
-            )));
-        assert_eq!(
-            std::fs::read_to_string(out.join("games.csv")).unwrap(),
-            recorded
-        );
+        refused_into(&spec(dir.path(), &head, bots), &out, expected)
     };
     refused(
         head.replace("roshambo", "tictactoe"),
@@ -898,11 +883,11 @@ fn a_changed_spec_is_refused_on_resume_saying_what_changed() {
         &bots,
         "[params] rounds = 3, seed = 1; this spec says [params] rounds = 4, seed = 2",
     );
-    // What may change: how fast and how many at once, and the bots' commands.
+    // What may change: how many at once, and when the disk is too full.
     let path = spec(
         dir.path(),
-        &format!("{head}\njobs = 1\ntimeout = 5\n[params]\nrounds = 3"),
-        &[bots[0], ("b", "builtin:random", ""), bots[2]],
+        &format!("{head}\njobs = 1\nmin_free_mb = 1\n[params]\nrounds = 3"),
+        &bots,
     );
     let said = run_ok(&path, &out);
     assert!(said.contains("nothing to play"), "{said}");
@@ -951,6 +936,130 @@ fn a_changed_spec_is_refused_on_resume_saying_what_changed() {
         .stderr(predicate::str::contains(
             "was played with seed = 11; this spec says 12",
         ));
+}
+
+/// A quick round-robin of roshambo between a (random, with an environment) and b (counter),
+/// with `keys` among the tournament's and `tables` after its parameters.
+fn rules_spec(dir: &Path, keys: &str, tables: &str, b: &str, level: &str) -> PathBuf {
+    let head = format!(
+        "name = \"x\"\ngame = \"roshambo\"\ngames_per_pairing = 2\nseed = 1\n{keys}\n\
+         [params]\nrounds = 3\n{tables}"
+    );
+    let env = format!("env = {{ LEVEL = \"{level}\" }}");
+    spec(dir, &head, &[("a", "builtin:random", &env), ("b", b, "")])
+}
+
+/// `arena run SPEC --out OUT`, which must be refused as another tournament's folder, saying
+/// that it `was played with` what follows.
+fn refused_into(path: &Path, out: &Path, expected: &str) {
+    let recorded = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    arena()
+        .arg("run")
+        .arg(path)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{} was played with {expected}: use another --out or remove the folder",
+            out.display()
+        )));
+    assert_eq!(
+        std::fs::read_to_string(out.join("games.csv")).unwrap(),
+        recorded
+    );
+}
+
+/// Every setting that decides how a game may end is kept in run.json: a resume that changes a
+/// deadline, a limit, `ponder`, the channel, or a bot's command or environment is refused,
+/// naming each setting with its old and new value. What cannot change a game's outcome (how
+/// many at once, the title, the disk's threshold) stays free.
+#[test]
+fn a_resume_that_changes_the_rules_is_refused_naming_each_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let keys = "timeout = 2\nstartup_timeout = 8";
+    run_ok(
+        &rules_spec(dir.path(), keys, "", "builtin:counter", "1"),
+        &out,
+    );
+    let cases = [
+        (
+            "timeout = 5\nstartup_timeout = 8",
+            "",
+            "timeout = 2; this spec says 5",
+        ),
+        (
+            "timeout = 2\nstartup_timeout = 9",
+            "",
+            "startup_timeout = 8; this spec says 9",
+        ),
+        (
+            keys,
+            "[limits]\nmemory_mb = 512",
+            "[limits] memory_mb = none; this spec says 512",
+        ),
+        (
+            "timeout = 2\nstartup_timeout = 8\nchannel = \"pipe\"",
+            "",
+            "channel = stdio; this spec says pipe",
+        ),
+        (
+            "timeout = 5\nstartup_timeout = 8\nponder = true",
+            "",
+            "ponder = false, timeout = 2; this spec says ponder = true, timeout = 5",
+        ),
+    ];
+    for (keys, tables, expected) in cases {
+        let path = rules_spec(dir.path(), keys, tables, "builtin:counter", "1");
+        refused_into(&path, &out, expected);
+    }
+    refused_into(
+        &rules_spec(dir.path(), keys, "", "builtin:random", "1"),
+        &out,
+        "bot 'b' command = builtin:counter; this spec says builtin:random",
+    );
+    refused_into(
+        &rules_spec(dir.path(), keys, "", "builtin:counter", "2"),
+        &out,
+        "bot 'a' env LEVEL = 1; this spec says 2",
+    );
+    let free = "timeout = 2\nstartup_timeout = 8\njobs = 1\nmin_free_mb = 1";
+    let path = rules_spec(dir.path(), free, "", "builtin:counter", "1");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("name = \"x\"", "name = \"another title\""),
+    )
+    .unwrap();
+    assert!(run_ok(&path, &out).contains("nothing to play"));
+}
+
+/// A run.json from before settings were kept still resumes: it is checked against the
+/// deadlines its last game was played with (its log says), then keeps the spec's settings. A
+/// folder without run.json is checked the same way.
+#[test]
+fn a_run_json_from_before_settings_resumes_checked_against_its_last_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let same = |dir: &Path| rules_spec(dir, "timeout = 2", "", "builtin:counter", "1");
+    run_ok(&same(dir.path()), &out);
+    forget_last_games(&out, 1);
+    as_before_settings(&out);
+    let slower = |dir: &Path| rules_spec(dir, "timeout = 5", "", "builtin:counter", "1");
+    refused_into(&slower(dir.path()), &out, "timeout = 2; this spec says 5");
+    let said = run_ok(&same(dir.path()), &out);
+    assert!(said.contains("1 to play"), "{said}");
+    assert_eq!(games(&out).len(), 2);
+    let record = std::fs::read_to_string(out.join("run.json")).unwrap();
+    assert!(record.contains("\"timeout\": \"2\""), "{record}");
+    assert!(record.contains("\"env LEVEL\": \"1\""), "{record}");
+    refused_into(&slower(dir.path()), &out, "timeout = 2; this spec says 5");
+
+    std::fs::remove_file(out.join("run.json")).unwrap();
+    refused_into(&slower(dir.path()), &out, "timeout = 2; this spec says 5");
+    run_ok(&same(dir.path()), &out);
+    assert!(out.join("run.json").is_file());
 }
 
 /// A ladder folder from before `run.json`: its games stay as they are, and the next cycle

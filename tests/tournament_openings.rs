@@ -197,6 +197,39 @@ fn an_openings_file_is_played_in_order_checked_by_line_and_kept_on_resume() {
     assert!(!fresh.exists(), "nothing is played for a bad spec");
 }
 
+/// An openings file that is not a regular file (a FIFO, a device, a directory) is refused at
+/// once with the spec's line, before anything is played: a FIFO held the run forever, deaf to
+/// SIGTERM.
+#[test]
+fn openings_that_are_not_a_regular_file_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    nix::unistd::mkfifo(&dir.path().join("book.fifo"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let out = dir.path().join("out");
+    let cases = [
+        ("book.fifo", "a FIFO (a named pipe)"),
+        ("/dev/zero", "a character device"),
+        (".", "a directory"),
+    ];
+    for (file, what) in cases {
+        let spec = nim_spec(dir.path(), &format!("openings = \"{file}\""), 2);
+        let path = dir.path().join(file);
+        arena()
+            .arg("run")
+            .arg(&spec)
+            .arg("--out")
+            .arg(&out)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{}:4:12: openings: {} is {what}: openings are read from a regular file",
+                spec.display(),
+                path.display()
+            )));
+    }
+    assert!(!out.exists(), "nothing is played for a bad spec");
+}
+
 /// A game without positions refuses openings, and says which games have them.
 #[test]
 fn a_game_without_positions_refuses_openings() {

@@ -224,6 +224,18 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Each limit with its name in a spec's `[limits]`.
+    pub fn named(&self) -> [(&'static str, Option<u64>); 6] {
+        [
+            ("memory_mb", self.memory_mb),
+            ("cpu_seconds", self.cpu_seconds),
+            ("processes", self.processes),
+            ("open_files", self.open_files),
+            ("output_mb", self.output_mb),
+            ("disk_mb", self.disk_mb),
+        ]
+    }
+
     /// These limits, with `fallback`'s where these have none.
     pub fn or(self, fallback: Limits) -> Limits {
         Limits {

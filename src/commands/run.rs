@@ -2,13 +2,17 @@
 
 use std::path::Path;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::spec::Spec;
 use crate::tournament::{self, RunOptions};
 
 /// Load and check the spec, then play what it schedules that the folder does not hold yet.
 pub async fn run(spec: &Path, opts: RunOptions) -> Result<()> {
-    let spec = Spec::load(spec)?;
+    let path = spec.to_path_buf();
+    // Off the runtime's thread: the spec and its openings file are read on the blocking pool.
+    let spec = tokio::task::spawn_blocking(move || Spec::load(&path))
+        .await
+        .map_err(|e| Error::Internal(format!("reading {}: {e}", spec.display())))??;
     let memory_limited = spec.bots.iter().any(|b| b.bot.limits.memory_mb.is_some());
     if memory_limited && !crate::bot::controllers::can_limit_memory() {
         crate::out::warn(

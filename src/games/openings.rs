@@ -103,13 +103,17 @@ fn no_positions(game: &GameInfo) -> String {
     )
 }
 
+/// The largest openings file arena reads, in bytes: hundreds of thousands of positions, far
+/// beyond a real book (whose positions a tournament also keeps whole in `run.json`), and far
+/// below what exhausts memory.
+pub const MAX_BYTES: u64 = 16 * 1024 * 1024;
+
 /// The positions of an openings file for `game`: one per line, empty lines and lines starting
 /// with `#` left out. A position the game cannot start from is an error naming the file and its
 /// line.
 pub fn read(game: &GameInfo, path: &Path) -> Result<Vec<String>, String> {
     let positions = game.positions.ok_or_else(|| no_positions(game))?;
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let text = read_text(path)?;
     let mut found = Vec::new();
     for (i, line) in text.lines().enumerate() {
         // Not trimmed: a blank is a cell in some formats (tictactoe's board string).
@@ -125,6 +129,75 @@ pub fn read(game: &GameInfo, path: &Path) -> Result<Vec<String>, String> {
         return Err(format!("{}: no position in the file", path.display()));
     }
     Ok(found)
+}
+
+/// The text of an openings file, which must be a regular file of at most [`MAX_BYTES`]: a FIFO
+/// or a terminal would hold the read until someone writes to it, a device such as `/dev/zero`
+/// never ends, and a huge file would fill memory.
+fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let reading = |e: std::io::Error| format!("reading {}: {e}", path.display());
+    // Looked at before it is opened (opening some devices does something), and again once
+    // open, without waiting: a FIFO put in its place meanwhile opens at once, and is refused.
+    regular_file(path, &std::fs::metadata(path).map_err(reading)?)?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(reading)?;
+    regular_file(path, &file.metadata().map_err(reading)?)?;
+    let mut bytes = Vec::new();
+    // One byte more than the bound: a file that grew since it was looked at is caught here.
+    file.take(MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(reading)?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(too_large(path, bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not text: byte {} is not UTF-8",
+            path.display(),
+            e.utf8_error().valid_up_to() + 1
+        )
+    })
+}
+
+/// Whether `meta` is a regular file's, of at most [`MAX_BYTES`]; if not, what it is instead.
+fn regular_file(path: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = meta.file_type();
+    let what = if kind.is_file() {
+        return match meta.len() {
+            n if n > MAX_BYTES => Err(too_large(path, n)),
+            _ => Ok(()),
+        };
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO (a named pipe)"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    };
+    Err(format!(
+        "{} is {what}: openings are read from a regular file",
+        path.display()
+    ))
+}
+
+fn too_large(path: &Path, bytes: u64) -> String {
+    format!(
+        "{} has {bytes} bytes, more than an openings file may have ({} MiB)",
+        path.display(),
+        MAX_BYTES >> 20
+    )
 }
 
 #[cfg(test)]
@@ -158,6 +231,45 @@ mod tests {
         assert!(
             e.contains("roshambo has no positions") && e.contains("tictactoe"),
             "{e}"
+        );
+    }
+
+    /// A FIFO, a directory or a device is refused without being read (a FIFO would wait for a
+    /// writer, /dev/zero never end), and so is a file over the bound, before it is read.
+    #[test]
+    fn only_a_regular_file_within_the_bound_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let game = tictactoe();
+        let fifo = dir.path().join("book.fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let cases = [
+            (fifo, "a FIFO (a named pipe)"),
+            (dir.path().to_path_buf(), "a directory"),
+            ("/dev/zero".into(), "a character device"),
+        ];
+        for (path, what) in cases {
+            assert_eq!(
+                read(game, &path).unwrap_err(),
+                format!(
+                    "{} is {what}: openings are read from a regular file",
+                    path.display()
+                )
+            );
+        }
+        let big = dir.path().join("big.txt");
+        let file = std::fs::File::create(&big).unwrap();
+        file.set_len(MAX_BYTES + 1).unwrap();
+        assert_eq!(
+            read(game, &big).unwrap_err(),
+            format!(
+                "{} has 16777217 bytes, more than an openings file may have (16 MiB)",
+                big.display()
+            )
+        );
+        std::fs::write(&big, b"\xff\n").unwrap();
+        assert_eq!(
+            read(game, &big).unwrap_err(),
+            format!("{}: not text: byte 1 is not UTF-8", big.display())
         );
     }
 

@@ -103,6 +103,11 @@ pub struct Spec {
     /// No game starts while the results folder's disk has less free space than this, in MiB.
     pub min_free_mb: u64,
     pub params: Params,
+    /// The tournament's `channel`, `[limits]` and sandbox, which each bot has unless its own
+    /// table says otherwise (the sandbox it always has).
+    pub channel: Channel,
+    pub limits: Limits,
+    pub sandbox: Option<Sandbox>,
     pub bots: Vec<Entrant>,
     /// `None`: every game from the usual start.
     pub openings: Option<Openings>,
@@ -606,6 +611,9 @@ impl Spec {
                 .min_free_mb
                 .map_or(DEFAULT_MIN_FREE_MB, |m| m.into_inner()),
             params,
+            channel,
+            limits: raw.limits,
+            sandbox,
             bots,
             openings,
             referee,

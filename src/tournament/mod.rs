@@ -25,6 +25,7 @@ use threads::GameThreads;
 mod disk;
 mod lock;
 mod record;
+mod settings;
 pub mod threads;
 
 pub use lock::Lock;

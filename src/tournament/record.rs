@@ -1,9 +1,10 @@
 //! `run.json`: what a results folder's games were played with, and a ladder's cycles.
 //!
 //! A resume compares the spec with it and refuses what would mix two tournaments in one table
-//! (another game, other parameters, another seed...). A ladder's cycles are recorded as each
-//! starts, with its first id, its first round and its bots: the next night's spec may have other
-//! bots, so the games on record can no longer be derived from it.
+//! (another game, other parameters, another seed, other deadlines or limits: `settings`...). A
+//! ladder's cycles are recorded as each starts, with its first id, its first round and its bots:
+//! the next night's spec may have other bots, so the games on record can no longer be derived
+//! from it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -16,6 +17,8 @@ use crate::schedule::Planned;
 use crate::schedule::round_robin::{gauntlet, round_robin};
 use crate::spec::{Format, Spec};
 
+use super::settings::{self, Settings};
+
 pub const FILE: &str = "run.json";
 
 /// A bot as the schedule sees it: its name, and whether it is a gauntlet's reference bot.
@@ -24,6 +27,10 @@ pub struct Bot {
     pub name: String,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub seed: bool,
+    /// Its command, folder, environment, channel and limits (`settings::of_bots`); none for a
+    /// ladder's bots, which may change, and in records from before settings were kept.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub settings: Settings,
 }
 
 /// One cycle of a ladder: the ids `first_id..first_id + games` and the rounds
@@ -44,7 +51,7 @@ pub struct Cycle {
 impl Cycle {
     /// The spec's schedule, its ids and rounds counted from these.
     pub fn of(spec: &Spec, first_id: u64, first_round: u32) -> Cycle {
-        let bots = Record::of(spec).bots;
+        let bots = bots_of(spec, false);
         let planned = plan(spec.format, &bots, spec.games_per_pairing);
         Cycle {
             first_id,
@@ -98,9 +105,14 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openings: Option<Openings>,
     /// The referee program's command, as the spec gives it, for a game of `referee`: another
-    /// program is another game.
+    /// program is another game. Kept for the arenas from before `settings` (which hold it, as a
+    /// file); read only from their records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub referee: Option<String>,
+    /// The tournament's settings that decide how its games may end (`settings::of`); absent
+    /// from records written before they were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<Settings>,
 }
 
 /// The openings a folder's games were played with. The file's positions themselves, not its
@@ -144,6 +156,23 @@ fn bots_may_change(spec: &Spec) -> bool {
     spec.ladder && spec.format != Format::Swiss
 }
 
+/// The spec's bots, with their own settings if `settings`.
+fn bots_of(spec: &Spec, settings: bool) -> Vec<Bot> {
+    let own = match settings {
+        true => settings::of_bots(spec),
+        false => vec![Settings::new(); spec.bots.len()],
+    };
+    spec.bots
+        .iter()
+        .zip(own)
+        .map(|(b, settings)| Bot {
+            name: b.name.clone(),
+            seed: b.seed,
+            settings,
+        })
+        .collect()
+}
+
 impl Record {
     pub fn of(spec: &Spec) -> Record {
         let swiss = spec.format == Format::Swiss;
@@ -156,17 +185,11 @@ impl Record {
                 .then_some(spec.games_per_pairing),
             rounds: swiss.then_some(spec.rounds),
             ladder: spec.ladder,
-            bots: spec
-                .bots
-                .iter()
-                .map(|b| Bot {
-                    name: b.name.clone(),
-                    seed: b.seed,
-                })
-                .collect(),
+            bots: bots_of(spec, !bots_may_change(spec)),
             cycles: Vec::new(),
             openings: Openings::of(spec),
             referee: spec.referee.as_ref().map(|r| r.bot.label.clone()),
+            settings: Some(settings::of(spec)),
         }
     }
 
@@ -181,25 +204,7 @@ impl Record {
                 .and_then(|r| r.check().map(|_| r))
                 .map_err(|e| Error::Corrupt(format!("{}: {e}", path.display())))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                if let Some(changed) = unrecorded_change(dir, spec, rows) {
-                    return Err(Error::Conflict(format!(
-                        "{} was played with {changed}: use another --out or remove the folder",
-                        dir.display()
-                    )));
-                }
-                let mut record = mine.clone();
-                if bots_may_change(spec) && !rows.is_empty() {
-                    record.cycles.push(Cycle {
-                        first_id: 1,
-                        games: rows.iter().map(|r| r.id).max().unwrap_or(0),
-                        first_round: 1,
-                        rounds: rows.iter().map(|r| r.round).max().unwrap_or(0),
-                        bots: Vec::new(),
-                        before_records: true,
-                    });
-                }
-                record.save(dir)?;
-                return Ok(record);
+                return Record::first(dir, spec, rows, mine);
             }
             Err(e) => return Err(Error::io(format!("reading {}", path.display()))(e)),
         };
@@ -211,30 +216,49 @@ impl Record {
                     .or_insert_with(|| before.to_string());
             }
         }
-        let changed = record.changes(&mine, bots_may_change(spec));
-        if !changed.is_empty() {
-            let was: Vec<String> = changed
-                .iter()
-                .map(|(k, w, _)| format!("{k} = {w}"))
-                .collect();
-            let now: Vec<String> = match &changed[..] {
-                [(_, _, now)] => vec![now.clone()],
-                _ => changed
-                    .iter()
-                    .map(|(k, _, n)| format!("{k} = {n}"))
-                    .collect(),
-            };
-            return Err(Error::Conflict(format!(
-                "{} was played with {}; this spec says {}: use another --out or remove the folder",
-                dir.display(),
-                was.join(", "),
-                now.join(", ")
-            )));
+        // A record from before settings were kept is checked against what it and its last game
+        // tell of them (that game was played with the last run's), and keeps this spec's.
+        let unkept = record.settings.is_none();
+        let mut now = mine.clone();
+        if unkept {
+            let known = told_by_games(dir, spec, record.referee.as_deref(), rows);
+            now.settings = now.settings.map(|s| settings::known(&s, &known));
+            now.bots.iter_mut().for_each(|b| b.settings.clear());
+            record.settings = Some(known);
         }
-        if record.bots != mine.bots {
+        refuse(dir, record.changes(&now, bots_may_change(spec)))?;
+        if unkept || record.bots != mine.bots {
             record.bots = mine.bots;
+            record.settings = mine.settings;
             record.save(dir)?;
         }
+        Ok(record)
+    }
+
+    /// The record of a folder that has none: new, or played before records were kept, whose
+    /// games are checked as far as they tell.
+    fn first(dir: &Path, spec: &Spec, rows: &[GameRow], mine: Record) -> Result<Record> {
+        if let Some(changed) = unrecorded_change(dir, spec, rows) {
+            return Err(Error::Conflict(format!(
+                "{} was played with {changed}: use another --out or remove the folder",
+                dir.display()
+            )));
+        }
+        let known = told_by_games(dir, spec, None, rows);
+        let now = mine.settings.as_ref().map(|s| settings::known(s, &known));
+        refuse(dir, settings::changes(&known, &now.unwrap_or_default()))?;
+        let mut record = mine;
+        if bots_may_change(spec) && !rows.is_empty() {
+            record.cycles.push(Cycle {
+                first_id: 1,
+                games: rows.iter().map(|r| r.id).max().unwrap_or(0),
+                first_round: 1,
+                rounds: rows.iter().map(|r| r.round).max().unwrap_or(0),
+                bots: Vec::new(),
+                before_records: true,
+            });
+        }
+        record.save(dir)?;
         Ok(record)
     }
 
@@ -281,8 +305,6 @@ impl Record {
             format!("[{}]", all.join(", "))
         };
         differ("game", self.game.clone(), now.game.clone());
-        let program = |r: &Record| r.referee.clone().unwrap_or("none".into());
-        differ("[referee] command", program(self), program(now));
         // Another game's parameters differ as a matter of course: the game says it all.
         let keys: BTreeSet<&String> = self.params.keys().chain(now.params.keys()).collect();
         for key in keys.into_iter().filter(|_| self.game == now.game) {
@@ -325,8 +347,24 @@ impl Record {
         if let Some((was, is)) = positions_changed(was, is) {
             differ("openings", was, is);
         }
+        // A ladder's bots keep no settings: whether it is one says it all.
+        let same_bots = bots(&self.bots) == bots(&now.bots) && self.ladder == now.ladder;
         if !bots_may_change {
             differ("bots", bots(&self.bots), bots(&now.bots));
+        }
+        // Another game's deadlines and referee differ as a matter of course, as other bots'
+        // settings do: the game, or the bots, say it all.
+        if self.game == now.game {
+            if let (Some(was), Some(is)) = (&self.settings, &now.settings) {
+                out.extend(settings::changes(was, is));
+            }
+            for (was, is) in self.bots.iter().zip(&now.bots).filter(|_| same_bots) {
+                out.extend(
+                    settings::changes(&was.settings, &is.settings)
+                        .into_iter()
+                        .map(|(key, w, n)| (format!("bot '{}' {key}", was.name), w, n)),
+                );
+            }
         }
         out
     }
@@ -383,15 +421,43 @@ fn positions_changed(was: &[String], is: &[String]) -> Option<(String, String)> 
     ))
 }
 
+/// The settings a folder without them tells: its referee's command as recorded (`referee`), and
+/// what its last game (the last run's) was played with.
+fn told_by_games(dir: &Path, spec: &Spec, referee: Option<&str>, rows: &[GameRow]) -> Settings {
+    let last = rows.last().and_then(|row| log_header(dir, row));
+    settings::told(spec, referee, last.as_ref())
+}
+
+/// Refused: a run into `dir` that would change these (name, recorded, now), saying so.
+fn refuse(dir: &Path, changed: Vec<(String, String, String)>) -> Result<()> {
+    if changed.is_empty() {
+        return Ok(());
+    }
+    let was: Vec<String> = changed
+        .iter()
+        .map(|(k, w, _)| format!("{k} = {w}"))
+        .collect();
+    let now: Vec<String> = match &changed[..] {
+        [(_, _, now)] => vec![now.clone()],
+        _ => changed
+            .iter()
+            .map(|(k, _, n)| format!("{k} = {n}"))
+            .collect(),
+    };
+    Err(Error::Conflict(format!(
+        "{} was played with {}; this spec says {}: use another --out or remove the folder",
+        dir.display(),
+        was.join(", "),
+        now.join(", ")
+    )))
+}
+
 /// What the games of a folder from before `run.json` say of themselves that this spec changes:
 /// each game's seed derives from the spec's seed and its id, and the first game's log names the
 /// game and its parameters (when it is there to read).
 fn unrecorded_change(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Option<String> {
     let first = rows.first()?;
-    let log = Path::new(&first.log)
-        .file_name()
-        .map(|name| dir.join("logs").join(name));
-    if let Some(header) = log.and_then(|l| log_header(&l)) {
+    if let Some(header) = log_header(dir, first) {
         if header.game != spec.game.name {
             return Some(format!(
                 "game = {}; this spec says {}",
@@ -427,11 +493,25 @@ fn unrecorded_change(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Option<String
     ))
 }
 
-/// The header of a game log, if it can be read.
-fn log_header(path: &Path) -> Option<crate::referee::log::Header> {
-    use std::io::BufRead;
-    let file = std::fs::File::open(path).ok()?;
-    let line = std::io::BufReader::new(file).lines().next()?.ok()?;
+/// The header of a game's log in `dir`, if it can be read: a regular file (a FIFO put in its
+/// place would hold the run), whose first line is not beyond any header's size.
+fn log_header(dir: &Path, row: &GameRow) -> Option<crate::referee::log::Header> {
+    use std::io::{BufRead, Read};
+    use std::os::unix::fs::OpenOptionsExt;
+    const LONGEST: u64 = 1 << 20;
+    let name = Path::new(&row.log).file_name()?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(dir.join("logs").join(name))
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let line = std::io::BufReader::new(file.take(LONGEST))
+        .lines()
+        .next()?
+        .ok()?;
     match serde_json::from_str(&line).ok()? {
         crate::referee::log::Entry::Header { header } => Some(*header),
         _ => None,
@@ -448,6 +528,7 @@ mod tests {
             .map(|n| Bot {
                 name: n.to_string(),
                 seed: false,
+                settings: Settings::new(),
             })
             .collect()
     }
@@ -465,6 +546,7 @@ mod tests {
             cycles,
             openings: None,
             referee: None,
+            settings: None,
         }
     }
 

@@ -115,3 +115,17 @@ pub fn readable_bot(dir: &Path, script: &str, args: &str) -> String {
 pub fn is_root() -> bool {
     nix::unistd::geteuid().is_root()
 }
+
+/// What an arena from before settings were kept wrote as run.json: no settings, for the
+/// tournament or its bots.
+pub fn as_before_settings(out: &Path) {
+    let path = out.join("run.json");
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let record = record.as_object_mut().unwrap();
+    record.remove("settings");
+    for bot in record["bots"].as_array_mut().unwrap() {
+        bot.as_object_mut().unwrap().remove("settings");
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&record).unwrap()).unwrap();
+}

@@ -288,10 +288,14 @@ pub async fn run(args: Options) -> Result<()> {
     };
 
     let listed = match &args.openings {
-        Some(path) => Some(
-            openings::read(game, &base.join(path))
-                .map_err(|e| Error::Usage(format!("--openings: {e}")))?,
-        ),
+        Some(path) => {
+            let path = base.join(path);
+            // Off the runtime's thread, which must stay free to hear SIGINT and SIGTERM.
+            let read = tokio::task::spawn_blocking(move || openings::read(game, &path))
+                .await
+                .map_err(|e| Error::Internal(format!("reading --openings: {e}")))?;
+            Some(read.map_err(|e| Error::Usage(format!("--openings: {e}")))?)
+        }
         None => None,
     };
     let book = Book::new(game, listed, args.openings_order, args.random_plies, seed)
