@@ -739,18 +739,7 @@ fn replay_runs_no_program_a_log_names_only_the_referee_given() {
 
     // A game no referee program played takes no --referee.
     let plain = dir.path().join("plain");
-    arena()
-        .args([
-            "duel",
-            "builtin:random",
-            "builtin:counter",
-            "--game",
-            "roshambo",
-        ])
-        .args(["--games", "1", "--out"])
-        .arg(&plain)
-        .assert()
-        .success();
+    roshambo_duel(&plain, &["--games", "1"]);
     let (code, said) = replay_with(&game_log(&plain, 1), &["--referee", PEBBLES]);
     assert_eq!(code, Some(2), "{said}");
     assert!(

@@ -398,23 +398,9 @@ impl GameLog {
         header: Header,
         tap: Option<Box<dyn Tap>>,
     ) -> Result<(GameLog, bool)> {
-        let context = || format!("creating {}", path.display());
-        let new = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path);
-        let (file, again) = match new {
-            Ok(f) => (f, false),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                (File::create(path).map_err(Error::io(context()))?, true)
-            }
-            Err(e) => {
-                return Err(Error::Io {
-                    context: context(),
-                    source: e,
-                });
-            }
-        };
+        // Made anew: a link planted under its name is removed, never written through.
+        let (file, again) = crate::files::create_anew(path)
+            .map_err(Error::io(format!("creating {}", path.display())))?;
         let mut log = GameLog {
             out: BufWriter::with_capacity(64 * 1024, LogFile { file, tap }),
             t0: Instant::now(),
@@ -619,11 +605,11 @@ fn sync_all(logs: Vec<GameLog>) -> Result<()> {
 // ---------------------------------------------------------------------------------------------
 // Reading a log back, for `arena replay` and the report's viewer.
 
-/// The header of the game log at `path`, from its first line alone: a long game's log is
-/// megabytes, and its header is all that says which game it is.
+/// The header of the game log at `path` in a results folder's `logs`, from its first line
+/// alone: a long game's log is megabytes, and its header is all that says which game it is.
 pub fn read_header(path: &Path) -> Result<Header> {
-    let file =
-        std::fs::File::open(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    let file = crate::files::open_log_file(path)
+        .map_err(Error::io(format!("reading {}", path.display())))?;
     let mut first = String::new();
     std::io::BufRead::read_line(&mut std::io::BufReader::new(file), &mut first)
         .map_err(Error::io(format!("reading {}", path.display())))?;

@@ -175,7 +175,7 @@ impl Record {
     pub fn open(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Result<Record> {
         let path = dir.join(FILE);
         let mine = Record::of(spec);
-        let mut record = match std::fs::read(&path) {
+        let mut record = match crate::files::read_folder_file(&path) {
             Ok(bytes) => serde_json::from_slice::<Record>(&bytes)
                 .map_err(|e| e.to_string())
                 .and_then(|r| r.check().map(|_| r))
@@ -429,13 +429,7 @@ fn unrecorded_change(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Option<String
 
 /// The header of a game log, if it can be read.
 fn log_header(path: &Path) -> Option<crate::referee::log::Header> {
-    use std::io::BufRead;
-    let file = std::fs::File::open(path).ok()?;
-    let line = std::io::BufReader::new(file).lines().next()?.ok()?;
-    match serde_json::from_str(&line).ok()? {
-        crate::referee::log::Entry::Header { header } => Some(*header),
-        _ => None,
-    }
+    crate::referee::log::read_header(path).ok()
 }
 
 #[cfg(test)]

@@ -103,3 +103,20 @@ pub fn readable_bot(dir: &Path, script: &str, args: &str) -> String {
 pub fn is_root() -> bool {
     nix::unistd::geteuid().is_root()
 }
+
+/// A duel of roshambo between two built-in bots into `out`, with `args` (`--games`, `-a`...).
+pub fn roshambo_duel(out: &Path, args: &[&str]) {
+    arena()
+        .args([
+            "duel",
+            "builtin:random",
+            "builtin:counter",
+            "--game",
+            "roshambo",
+        ])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
