@@ -66,17 +66,19 @@ fn read_all(mut file: File) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Make a file of a results folder anew for writing: whatever had its name (a stale file, or a
-/// link planted there) is removed first, and the file is created, never opened (`O_EXCL`).
-/// Returns the file and whether something had its name.
+/// Make a file of a results folder anew for writing: it is created, never opened (`O_EXCL`,
+/// which no link passes), and whatever had its name (a stale file, or a link planted there) is
+/// removed first. Returns the file and whether something had its name. (Created first and
+/// removed only when that fails: most games find no file there, and pay no system call more.)
 pub fn create_anew(path: &Path) -> io::Result<(File, bool)> {
-    let existed = match std::fs::remove_file(path) {
-        Ok(()) => true,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => false,
-        Err(e) => return Err(e),
-    };
-    let file = OpenOptions::new().write(true).create_new(true).open(path)?;
-    Ok((file, existed))
+    let create = || OpenOptions::new().write(true).create_new(true).open(path);
+    match create() {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(path)?;
+            Ok((create()?, true))
+        }
+        made => Ok((made?, false)),
+    }
 }
 
 /// Options for opening a file of a results folder that is kept from run to run (`games.csv`,
