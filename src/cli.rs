@@ -90,6 +90,10 @@ pub enum Command {
         /// Pipe the spectator stream into this program instead of printing it.
         #[arg(long, value_name = "CMD")]
         spectate: Option<String>,
+        /// For a game played by a referee program: the referee to check it with, as `duel
+        /// --referee` takes it. A log is data: replay never runs the program it names.
+        #[arg(long, value_name = "CMD")]
+        referee: Option<String>,
     },
 }
 

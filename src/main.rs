@@ -43,9 +43,15 @@ fn main() {
             position,
             divide,
         } => commands::perft::run(&game, depth, position.as_deref(), divide),
-        Command::Replay { log, spectate } => {
-            block_on(commands::replay::run(&log, spectate.as_deref()))
-        }
+        Command::Replay {
+            log,
+            spectate,
+            referee,
+        } => block_on(commands::replay::run(
+            &log,
+            spectate.as_deref(),
+            referee.as_deref(),
+        )),
     };
     arena::bot::remove_scratch();
     if let Err(e) = result {

@@ -47,11 +47,18 @@ fn referee_failure(referee: &str, out: &Path, extra: &[&str]) -> serde_json::Val
     r
 }
 
-/// `arena replay LOG`: its exit status and what it said on stderr.
-fn replay(log: &Path) -> (Option<i32>, String) {
-    let output = arena().arg("replay").arg(log).output().unwrap();
-    let said = String::from_utf8_lossy(&output.stderr).into_owned();
-    (output.status.code(), said)
+/// `arena replay LOG --referee REFEREE`: its exit status and what it said on stderr.
+fn replay(log: &Path, referee: &str) -> (Option<i32>, String) {
+    replay_with(log, &["--referee", referee])
+}
+
+/// `arena replay LOG` and its arguments: exit status and stderr.
+fn replay_with(log: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let output = arena().arg("replay").arg(log).args(args).output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
 }
 
 fn broken(mode: &str) -> String {
@@ -507,7 +514,7 @@ fn a_referee_that_never_ends_its_game_fails_past_max_turns() {
     let entries = log_entries(&game_log(dir.path(), 1));
     assert_eq!(entries[0]["header"]["referee"]["max_turns"], 5);
     // Replayed, the game fails the same way.
-    let (code, said) = replay(&game_log(dir.path(), 1));
+    let (code, said) = replay(&game_log(dir.path(), 1), &broken("long"));
     assert_eq!(code, Some(0), "{said}");
 
     // In a spec, [referee] max_turns: Pebbles needs more than 3 turns.
@@ -643,14 +650,13 @@ fn replay_runs_the_referee_again_and_finds_a_changed_line() {
     let (_, stderr, code) = duel([BEST, GREEDY], PEBBLES, dir.path(), &["--games", "2"]);
     assert_eq!(code, Some(0), "{stderr}");
     for n in 1..=2 {
-        let output = arena()
-            .arg("replay")
-            .arg(game_log(dir.path(), n))
-            .output()
-            .unwrap();
-        let said = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(0), "{said}");
+        let (code, said) = replay(&game_log(dir.path(), n), PEBBLES);
+        assert_eq!(code, Some(0), "{said}");
         assert!(said.contains("replay: the result agrees"), "{said}");
+        assert!(
+            !said.contains("not the log's referee"),
+            "the same program: {said}"
+        );
     }
     // The referee would now say otherwise than the log: a seed it did not draw from.
     let log = game_log(dir.path(), 1);
@@ -658,9 +664,8 @@ fn replay_runs_the_referee_again_and_finds_a_changed_line() {
     let edited = edit_first_heap(&text);
     let copy: PathBuf = dir.path().join("edited.jsonl");
     std::fs::write(&copy, edited).unwrap();
-    let output = arena().arg("replay").arg(&copy).output().unwrap();
-    let said = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{said}");
+    let (code, said) = replay(&copy, PEBBLES);
+    assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("but the referee now says"), "{said}");
 }
 
@@ -712,6 +717,7 @@ fn replay_hears_the_referee_with_the_line_length_its_game_was_played_with() {
     // The log of the same game played with lines of up to 200,000 bytes, by a referee that
     // wrote one of 100,000: as `MatchSetup::limits` allows.
     let text = std::fs::read_to_string(&log).unwrap();
+    let referee = broken("error 100000");
     let long = |max_line: Option<u64>| {
         text.lines()
             .map(|l| {
@@ -719,6 +725,7 @@ fn replay_hears_the_referee_with_the_line_length_its_game_was_played_with() {
                 if let Some(info) = v.pointer_mut("/header/referee") {
                     let argv = info["argv"].as_array_mut().unwrap();
                     *argv.last_mut().unwrap() = "100000".into();
+                    info["command"] = referee.clone().into();
                     match max_line {
                         Some(n) => info["max_line"] = n.into(),
                         None => drop(info.as_object_mut().unwrap().remove("max_line")),
@@ -738,12 +745,12 @@ fn replay_hears_the_referee_with_the_line_length_its_game_was_played_with() {
     };
     let copy = dir.path().join("long.jsonl");
     std::fs::write(&copy, long(Some(200_000))).unwrap();
-    let (code, said) = replay(&copy);
+    let (code, said) = replay(&copy, &referee);
     assert_eq!(code, Some(0), "{said}");
     assert!(said.contains("replay: the result agrees"), "{said}");
     // A log from before the length was recorded was played with the default: 64 KiB.
     std::fs::write(&copy, long(None)).unwrap();
-    let (code, said) = replay(&copy);
+    let (code, said) = replay(&copy, &referee);
     assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("longer than 65536 bytes"), "{said}");
 }
@@ -761,7 +768,7 @@ fn replay_of_a_game_played_without_a_seed_says_why_the_referee_differs() {
     // Pebbles draws its heap at random without a seed: one game in 16 draws the same again.
     let mut differed = 0;
     for n in 1..=4 {
-        let (code, said) = replay(&game_log(dir.path(), n));
+        let (code, said) = replay(&game_log(dir.path(), n), PEBBLES);
         if code == Some(0) {
             continue;
         }
@@ -775,6 +782,129 @@ fn replay_of_a_game_played_without_a_seed_says_why_the_referee_differs() {
         );
     }
     assert!(differed > 0);
+}
+
+/// The log at `log` with its header's referee changed by `edit`, written beside it as `name`.
+fn forged(log: &Path, name: &str, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
+    let text = std::fs::read_to_string(log).unwrap();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(first).unwrap();
+    edit(&mut header["header"]["referee"]);
+    let copy = log.with_file_name(name);
+    std::fs::write(&copy, format!("{header}\n{rest}")).unwrap();
+    copy
+}
+
+/// A log is data: replay never starts the program its header names. It shows it, ready to
+/// copy, and checks the game only against the referee the user gives; a header whose command
+/// says one program and whose argv runs another is refused as forged.
+#[test]
+fn replay_runs_no_program_a_log_names_only_the_referee_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, stderr, code) = duel([BEST, GREEDY], PEBBLES, dir.path(), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let log = game_log(dir.path(), 1);
+    let marker = dir.path().join("MARKER");
+    let touch = format!("touch {}", marker.display());
+
+    // A log naming a program that would make the marker, its command and argv agreeing.
+    let named = forged(&log, "named.jsonl", |r| {
+        r["command"] = format!("sh -c '{touch}'").into();
+        r["argv"] = serde_json::json!(["/bin/sh", "-c", touch]);
+    });
+    let (code, said) = replay_with(&named, &[]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(!marker.exists(), "replay ran the log's program");
+    assert!(
+        said.contains(&format!("\n    /bin/sh -c '{touch}'\n")),
+        "the argv, as it would run: {said}"
+    );
+    assert!(
+        said.contains(&format!(
+            r#"arena replay {} --referee '/bin/sh -c '\''{touch}'\'''"#,
+            named.display()
+        )),
+        "a command to copy: {said}"
+    );
+    // The user's referee checks the game; that it is not the log's is said, on one line.
+    let (code, said) = replay_with(&named, &["--referee", PEBBLES]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(!marker.exists(), "replay ran the log's program");
+    assert!(said.contains("replay: the result agrees"), "{said}");
+    let differs: Vec<&str> = said
+        .lines()
+        .filter(|l| l.contains("not the log's referee"))
+        .collect();
+    assert_eq!(differs.len(), 1, "{said}");
+    assert!(differs[0].contains(&touch), "{said}");
+
+    // A harmless command over an argv that runs something else: forged, whatever is given.
+    let lying = forged(&log, "lying.jsonl", |r| {
+        r["argv"] = serde_json::json!(["sh", "-c", touch]);
+    });
+    for args in [&[][..], &["--referee", PEBBLES]] {
+        let (code, said) = replay_with(&lying, args);
+        assert_eq!(code, Some(1), "{said}");
+        assert!(!marker.exists(), "replay ran the log's program");
+        assert!(
+            said.contains(&format!("{}:1: the referee's command", lying.display()))
+                && said.contains("the log was edited (forged or corrupt)")
+                && said.contains(&format!("(sh -c '{touch}')")),
+            "{said}"
+        );
+    }
+
+    // A game no referee program played takes no --referee.
+    let plain = dir.path().join("plain");
+    roshambo_duel(&plain, &["--games", "1"]);
+    let (code, said) = replay_with(&game_log(&plain, 1), &["--referee", PEBBLES]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("was not played by a referee program"),
+        "{said}"
+    );
+}
+
+/// The referee's numbers in a log header are those its options allow, or the log is refused
+/// with its line (a negative time once made replay panic).
+#[test]
+fn a_log_whose_referee_numbers_no_option_allows_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, stderr, code) = duel([BEST, GREEDY], PEBBLES, dir.path(), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let log = game_log(dir.path(), 1);
+    let seconds = "must be from 0.1 to 600 seconds, got";
+    let cases = [
+        (
+            "timeout",
+            serde_json::json!(-1.0),
+            format!("timeout {seconds} -1"),
+        ),
+        (
+            "startup_timeout",
+            serde_json::json!(1e9),
+            format!("startup_timeout {seconds} 1000000000"),
+        ),
+        (
+            "max_turns",
+            serde_json::json!(0),
+            "max_turns must be from 1 to 1000000, not 0".into(),
+        ),
+        (
+            "max_line",
+            serde_json::json!(0),
+            "max_line must be from 1 to 16777216 bytes, not 0".into(),
+        ),
+    ];
+    for (key, value, message) in cases {
+        let copy = forged(&log, "numbers.jsonl", |r| r[key] = value.clone());
+        let (code, said) = replay_with(&copy, &[]);
+        assert_eq!(code, Some(1), "{key}: {said}");
+        assert!(
+            said.contains(&format!("{}:1: the referee's {message}", copy.display())),
+            "{key}: {said}"
+        );
+    }
 }
 
 /// The log with the first heap the referee announced changed (in its line and in the line sent

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use base64::Engine;
 use browser::Browser;
 use common::*;
+use predicates::prelude::*;
 use serde_json::Value;
 
 /// Screenshots are kept as artifacts under target/.
@@ -347,18 +348,7 @@ fn a_roshambo_round_is_one_frame_that_quotes_both_throws() {
     // The first throw of a round is hidden until the second: a frame for it would show the
     // same table and notes as the one before.
     let dir = tempfile::tempdir().unwrap();
-    arena()
-        .args([
-            "duel",
-            "builtin:random",
-            "builtin:counter",
-            "--game",
-            "roshambo",
-        ])
-        .args(["-a", "rounds=3", "--seed", "5", "--out"])
-        .arg(dir.path())
-        .assert()
-        .success();
+    roshambo_duel(dir.path(), &["-a", "rounds=3", "--seed", "5"]);
     let view = arena::report::frames::game_view(&game_log(dir.path(), 1), |p| p.exists()).unwrap();
     let captions: Vec<&str> = view.frames.iter().map(|f| f.caption.as_str()).collect();
     assert_eq!(
@@ -468,4 +458,86 @@ fn arena_report_writes_the_page_again_and_names_a_log_that_is_not_one() {
         said.contains(&format!("{}:1: not an arena game log", log.display())),
         "{said}"
     );
+}
+
+/// A results folder may be forged (handed in, downloaded), and its report published: the report
+/// reads a game's log and stderr only from the folder's own `logs`, never a path games.csv
+/// names elsewhere, nor through a link.
+#[test]
+fn a_forged_folder_makes_the_report_read_nothing_outside_it() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("duel");
+    roshambo_duel(&out, &["--games", "2", "-a", "rounds=3", "--seed", "5"]);
+    let csv = out.join("games.csv");
+    let good = std::fs::read_to_string(&csv).unwrap();
+    let line = 1 + good.lines().position(|l| l.starts_with("2,")).unwrap();
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "TOP SECRET\n").unwrap();
+
+    // The log column of game 2 names a file outside the folder: refused with its line.
+    for outside in [secret.display().to_string(), "../../secret.txt".into()] {
+        let forged: String = good
+            .lines()
+            .map(|l| match l.starts_with("2,") {
+                true => format!("{},{outside}\n", &l[..l.rfind(',').unwrap()]),
+                false => format!("{l}\n"),
+            })
+            .collect();
+        std::fs::write(&csv, forged).unwrap();
+        let said = arena().arg("report").arg(&out).assert().code(1);
+        let said = String::from_utf8_lossy(&said.get_output().stderr).into_owned();
+        assert!(
+            said.contains(&format!(
+                "{}:{line}: the log of game 2 is \"{outside}\", not logs/game-00002.jsonl",
+                csv.display()
+            )),
+            "{said}"
+        );
+    }
+    std::fs::write(&csv, &good).unwrap();
+
+    // Game 2's log and game 1's stderr are links to files outside: neither is read.
+    let logs = out.join("logs");
+    std::fs::copy(logs.join("game-0002.jsonl"), dir.path().join("copy.jsonl")).unwrap();
+    std::fs::remove_file(logs.join("game-0002.jsonl")).unwrap();
+    symlink(dir.path().join("copy.jsonl"), logs.join("game-0002.jsonl")).unwrap();
+    symlink(&secret, logs.join("game-0001.seat0.stderr")).unwrap();
+    arena().arg("report").arg(&out).assert().success();
+    let (_, packed) = page_data(&out.join("report.html"));
+    let view = unpack(&packed[0]);
+    assert_eq!(view["stderr"][0], "", "the link's file is not shown");
+    assert!(
+        packed[1].starts_with('!') && packed[1].contains("is a symbolic link"),
+        "{}",
+        packed[1]
+    );
+
+    // The folder's logs a link to logs elsewhere: none is read, the first game's (which names
+    // the game) neither, and the report says so.
+    let other = dir.path().join("other");
+    // `arena report` on it fails reading `file` (in `other`), which is or is in a link.
+    let refused = |file: &str, what: &str| {
+        arena()
+            .arg("report")
+            .arg(&other)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "reading {}: {what} is a symbolic link, which arena never follows in a results \
+                 folder",
+                other.join(file).display()
+            )));
+        assert!(!other.join("report.html").exists());
+    };
+    std::fs::create_dir(&other).unwrap();
+    std::fs::copy(&csv, other.join("games.csv")).unwrap();
+    symlink(&logs, other.join("logs")).unwrap();
+    refused("logs/game-0001.jsonl", "its folder");
+
+    // Its games.csv a link to another folder's: the other folder's games are not taken.
+    std::fs::remove_file(other.join("logs")).unwrap();
+    std::fs::remove_file(other.join("games.csv")).unwrap();
+    symlink(&csv, other.join("games.csv")).unwrap();
+    refused("games.csv", "it");
 }

@@ -1170,6 +1170,9 @@ fn a_swiss_resumed_from_records_with_a_stranger_is_refused() {
     let mut added = fields.clone();
     added[0] = id;
     added[2] = "zed";
+    let log = Path::new(fields[11]).with_file_name("game-00099.jsonl");
+    let log = log.to_string_lossy();
+    added[11] = &log;
     std::fs::write(&csv, format!("{text}{}\n", added.join(","))).unwrap();
     arena()
         .arg("run")
@@ -1182,4 +1185,80 @@ fn a_swiss_resumed_from_records_with_a_stranger_is_refused() {
             "{}: game {id} was played by zed, who is not in this spec",
             csv.display()
         )));
+}
+
+/// A results folder may have been made ready by someone else (a shared /tmp, a folder handed
+/// over): a link planted under the name of a log, a stderr capture or games.csv is never
+/// written through, whatever it points to.
+#[test]
+fn a_run_never_writes_through_a_link_planted_in_its_folder() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let talker = dir.path().join("talker.py");
+    std::fs::write(
+        &talker,
+        "import sys\nfor _ in range(3): sys.stdin.readline()\nfor _ in range(3):\n    \
+         print('ROCK', flush=True)\n    print('said', file=sys.stderr, flush=True)\n    \
+         sys.stdin.readline()\n",
+    )
+    .unwrap();
+    let command = format!("python3 {}", talker.display());
+    let path = spec(
+        dir.path(),
+        "name = \"links\"\ngame = \"roshambo\"\ngames_per_pairing = 2\n[params]\nrounds = 3",
+        &[("a", "builtin:random", ""), ("t", &command, "")],
+    );
+    run_ok(&path, &out);
+    let precious = dir.path().join("precious");
+    std::fs::write(&precious, "precious\n").unwrap();
+    // Both games to play again: game 1's log, and game 2's stderr captures, are links.
+    forget_last_games(&out, 2);
+    let logs = out.join("logs");
+    let planted = [
+        "game-00001.jsonl",
+        "game-00002.seat0.stderr",
+        "game-00002.seat1.stderr",
+    ];
+    std::fs::remove_file(logs.join("game-00002.jsonl")).unwrap();
+    for name in planted {
+        let _ = std::fs::remove_file(logs.join(name));
+        symlink(&precious, logs.join(name)).unwrap();
+    }
+    run_ok(&path, &out);
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "precious\n");
+    assert_eq!(games(&out).len(), 2);
+    let is_link = |name: &str| {
+        logs.join(name)
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink())
+    };
+    assert!(!is_link("game-00001.jsonl"), "the log was made anew");
+    let talker_said: String = ["game-00002.seat0.stderr", "game-00002.seat1.stderr"]
+        .iter()
+        .filter(|name| !is_link(name))
+        .filter_map(|name| std::fs::read_to_string(logs.join(name)).ok())
+        .collect();
+    assert_eq!(
+        talker_said, "said\nsaid\nsaid\n",
+        "the capture was made anew"
+    );
+
+    // games.csv a link: the run refuses to append through it.
+    let elsewhere = dir.path().join("elsewhere.csv");
+    std::fs::rename(out.join("games.csv"), &elsewhere).unwrap();
+    symlink(&elsewhere, out.join("games.csv")).unwrap();
+    forget_last_games(&out, 1);
+    let before = std::fs::read_to_string(&elsewhere).unwrap();
+    arena()
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "games.csv: it is a symbolic link, which arena never follows in a results folder",
+        ));
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), before);
 }

@@ -173,6 +173,22 @@ impl BotCommand {
     }
 }
 
+/// A program's argv as one command line that `BotCommand::parse` splits back into it, to show
+/// people (a line a log names, to copy into `--referee`). Control characters, newlines and tabs
+/// among them, are shown escaped: a line must stay one line, whatever a forged log holds.
+pub fn shell_line(argv: &[String]) -> String {
+    let line = shell_words::join(argv);
+    let mut shown = String::with_capacity(line.len());
+    for c in line.chars() {
+        match c {
+            '\n' => shown.push_str("\\n"),
+            '\t' => shown.push_str("\\t"),
+            c => shown.push(c),
+        }
+    }
+    crate::out::shown(&shown).into_owned()
+}
+
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     path.metadata()

@@ -1076,7 +1076,8 @@ impl CaptureFile {
             use std::io::Write;
             let file = match file {
                 Some(f) => Ok(f),
-                None => std::fs::File::create(&path),
+                // Made anew: a link planted under its name is removed, never written through.
+                None => crate::files::create_anew(&path).map(|(f, _)| f),
             };
             // A full disk must not stop the game: stop keeping, keep draining.
             let file = file.and_then(|mut f| f.write_all(&pending).map(|()| f));

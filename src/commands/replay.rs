@@ -1,43 +1,85 @@
 //! `arena replay LOG`: feed a game log's received lines and failures back through the judge,
 //! check that arena would send exactly what the log says it sent and reach the same result, and
-//! print the spectator stream.
+//! print the spectator stream. Nothing a log names is run: a referee program's game is checked
+//! against the user's `--referee`.
 
 use std::path::Path;
 
 use crate::bot::process::IoLimits;
-use crate::bot::{BotCommand, SpectatorSink};
+use crate::bot::{BotCommand, SpectatorSink, shell_line};
 use crate::error::{Error, Result};
 use crate::games::{Msg, Seat};
 use crate::referee::Judge;
 use crate::referee::format_score;
-use crate::referee::log::{Entry, Recorded, RefereeInfo, apply};
+use crate::referee::log::{Entry, Header, Recorded, apply};
 use crate::referee::program::Link;
 use crate::referee::program::RefereeProgram;
 
-/// The log's referee program started again, as the game started it.
-async fn start_referee(info: &RefereeInfo, dir: &Path) -> Result<Link> {
-    let program = RefereeProgram {
-        bot: crate::bot::BotSpec {
-            command: BotCommand::Program(info.argv.clone()),
-            channel: crate::bot::Channel::Stdio,
-            dir: None,
-            env: Vec::new(),
-            label: info.command.clone(),
-            limits: crate::bot::Limits::default(),
-            sandbox: None,
-            console: false,
-        },
-        timeout: std::time::Duration::from_secs_f64(info.timeout),
-        startup_timeout: std::time::Duration::from_secs_f64(info.startup_timeout),
-        max_turns: info.max_turns.unwrap_or(RefereeProgram::MAX_TURNS),
+/// The referee program to check a log's game with: the user's `--referee`, never the program the
+/// log names. A log is data (students hand them in, ladders publish them), and its argv would run
+/// as the user. Without `--referee`, the refusal shows the log's argv, ready to copy for a user
+/// who trusts it. Errors come before anything runs.
+fn referee_to_run(
+    path: &Path,
+    header: &Header,
+    given: Option<&str>,
+) -> Result<Option<RefereeProgram>> {
+    let shown = path.display();
+    let (info, cmd) = match (&header.referee, given) {
+        (None, None) => return Ok(None),
+        (None, Some(_)) => {
+            return Err(Error::Usage(format!(
+                "{shown}: this game of {} was not played by a referee program: leave out \
+                 --referee",
+                header.game
+            )));
+        }
+        (Some(info), None) => {
+            let line = shell_line(&info.argv);
+            return Err(Error::Usage(format!(
+                "{shown}: this game was played by the referee program\n    {line}\nwhich replay \
+                 does not run: a log may come from anyone, and its program would run as you. To \
+                 check the game, give the referee yourself with --referee CMD (this one, if you \
+                 trust it):\n    arena replay {} --referee {}",
+                shell_words::quote(&path.to_string_lossy()),
+                shell_words::quote(&line)
+            )));
+        }
+        (Some(info), Some(cmd)) => (info, cmd),
     };
+    let base = std::env::current_dir().map_err(Error::io("reading the current directory"))?;
+    // The log's times and turns, checked with its header: the game as it was played.
+    let program = RefereeProgram::new(
+        cmd,
+        &base,
+        Some(info.timeout),
+        Some(info.startup_timeout),
+        info.max_turns.map(i64::from),
+        ["timeout", "startup_timeout", "max_turns"],
+    )
+    .map_err(|e| Error::Usage(format!("--referee: {e}")))?;
+    if let BotCommand::Program(argv) = &program.bot.command
+        && *argv != info.argv
+    {
+        crate::out::warn(&format!(
+            "replay: --referee runs {}, not the log's referee {}; the game is checked against \
+             yours",
+            shell_line(argv),
+            shell_line(&info.argv)
+        ));
+    }
+    Ok(Some(program))
+}
+
+/// The user's referee program started, heard with the longest line the game allowed.
+async fn start_referee(program: &RefereeProgram, max_line: usize, dir: &Path) -> Result<Link> {
     // As the game heard it: a line it accepted must not be too long now.
     let limits = IoLimits {
-        max_line: info.max_line,
+        max_line,
         framing: crate::games::Framing::Lines,
         ..IoLimits::default()
     };
-    Link::spawn(&program, &dir.join("referee.stderr"), limits)
+    Link::spawn(program, &dir.join("referee.stderr"), limits)
         .await
         .map_err(|e| {
             let why = match e {
@@ -45,10 +87,21 @@ async fn start_referee(info: &RefereeInfo, dir: &Path) -> Result<Link> {
                 crate::bot::StartError::Arena(why) => why,
             };
             Error::Disagrees(format!(
-                "replay: the referee program '{}' could not be started again: {why}",
-                info.command
+                "replay: the referee program '{}' could not be started: {why}",
+                program.bot.label
             ))
         })
+}
+
+/// A message the game sends, in words: which line, to whom.
+fn described(msg: Option<&Msg>) -> String {
+    let quoted = |l: &str| format!("{:?}", crate::games::head(l, 200));
+    match msg {
+        Some(Msg::To(seat, line)) => format!("{} to seat {}", quoted(line), seat.index()),
+        Some(Msg::Spectators(line)) => format!("{} to the spectators", quoted(line)),
+        Some(Msg::Pause(d)) => format!("a pause of {} s", d.as_secs_f64()),
+        None => "nothing".into(),
+    }
 }
 
 /// Hear the referee program where the log heard `logged` from it, and give its line to the
@@ -90,7 +143,7 @@ async fn hear_again(
     }
 }
 
-pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
+pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> Result<()> {
     let text =
         std::fs::read_to_string(path).map_err(Error::io(format!("reading {}", path.display())))?;
     let Recorded {
@@ -100,11 +153,14 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
         mut judge,
         mut out,
     } = Recorded::read(path, &text)?;
-    // A referee program is started again and heard anew: it must answer as the log says.
+    // A referee program is started and heard anew: it must answer as the log says.
+    let program = referee_to_run(path, &header, referee)?;
     let stderr_dir = tempfile::tempdir().map_err(Error::io("creating a temporary folder"))?;
-    let mut live = match &header.referee {
-        Some(info) => Some(start_referee(info, stderr_dir.path()).await?),
-        None => None,
+    let mut live = match (&program, &header.referee) {
+        (Some(program), Some(info)) => {
+            Some(start_referee(program, info.max_line, stderr_dir.path()).await?)
+        }
+        _ => None,
     };
     // What the judge produces now, to be matched against what the log says was sent.
     let start_ms = header.start_ms;
@@ -128,7 +184,9 @@ pub async fn run(path: &Path, spectate: Option<&str>) -> Result<()> {
             let got = produced.pop_front();
             if got.as_ref() != Some(&expect) && mismatch.is_none() {
                 mismatch = Some(format!(
-                    "line {n}: the log has {expect:?} but the referee now gives {got:?}"
+                    "line {n}: the log has {} but the referee now sends {}",
+                    described(Some(&expect)),
+                    described(got.as_ref())
                 ));
             }
             if let Msg::Spectators(l) = expect {

@@ -6,20 +6,20 @@ use crate::error::{Error, Result};
 use crate::games::find_game;
 use crate::referee::log::read_header;
 use crate::report::html::{ReportInput, log_file, write};
-use crate::report::{bot_names, read_games};
+use crate::report::{bot_names, read_folder_games};
 
 /// `arena report DIR`: the page again from what the folder holds. The game and its parameters
 /// come from the first game's log; the spec is not needed.
 pub fn run(dir: &Path, title: Option<String>) -> Result<()> {
     let games = dir.join("games.csv");
-    let rows = read_games(&games)?;
+    let rows = read_folder_games(dir)?;
     let Some(first) = rows.first() else {
         return Err(Error::Usage(format!(
             "{}: no games yet, nothing to report",
             games.display()
         )));
     };
-    let log = log_file(dir, first, Path::exists);
+    let log = log_file(dir, first);
     let header = read_header(&log)?;
     let game = find_game(&header.game).map_err(Error::Usage)?;
     let names = bot_names(&[], &rows);

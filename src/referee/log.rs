@@ -68,6 +68,52 @@ fn default_max_line() -> usize {
     crate::bot::process::IoLimits::default().max_line
 }
 
+impl RefereeInfo {
+    /// What is wrong with it, if arena could not have written it: `argv` is `command`'s words
+    /// with the program found and paths made absolute (each word, or a path ending in it), and
+    /// its numbers are within the bounds of `--referee`'s options. A log is data and its argv is
+    /// never run (replay runs the user's `--referee`), but a command that says one program while
+    /// the argv names another is how a forged log would pass for a harmless one.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        let words = shell_words::split(&self.command).unwrap_or_default();
+        let agree = !words.is_empty()
+            && words.len() == self.argv.len()
+            && words
+                .iter()
+                .zip(&self.argv)
+                .all(|(w, a)| a == w || a.ends_with(&format!("/{w}")));
+        if !agree {
+            return Err(format!(
+                "the referee's command \"{}\" is not what its argv runs ({}): the log was \
+                 edited (forged or corrupt)",
+                self.command,
+                crate::bot::shell_line(&self.argv)
+            ));
+        }
+        for (key, secs) in [
+            ("timeout", self.timeout),
+            ("startup_timeout", self.startup_timeout),
+        ] {
+            crate::games::move_time(secs).map_err(|e| format!("the referee's {key} {e}"))?;
+        }
+        use super::program::{MAX_BYTES, RefereeProgram};
+        let turns = self.max_turns.map_or(1, i64::from);
+        if !(1..=RefereeProgram::MAX_TURNS_BOUND).contains(&turns) {
+            return Err(format!(
+                "the referee's max_turns must be from 1 to {}, not {turns}",
+                RefereeProgram::MAX_TURNS_BOUND
+            ));
+        }
+        if !(1..=MAX_BYTES as usize).contains(&self.max_line) {
+            return Err(format!(
+                "the referee's max_line must be from 1 to {MAX_BYTES} bytes, not {}",
+                self.max_line
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The games' clock at `t` microseconds into a game that started at `start_ms`.
 pub fn clock(start_ms: u64, t: u64) -> u64 {
     start_ms + t / 1000
@@ -359,23 +405,9 @@ impl GameLog {
         header: Header,
         tap: Option<Box<dyn Tap>>,
     ) -> Result<(GameLog, bool)> {
-        let context = || format!("creating {}", path.display());
-        let new = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path);
-        let (file, again) = match new {
-            Ok(f) => (f, false),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                (File::create(path).map_err(Error::io(context()))?, true)
-            }
-            Err(e) => {
-                return Err(Error::Io {
-                    context: context(),
-                    source: e,
-                });
-            }
-        };
+        // Made anew: a link planted under its name is removed, never written through.
+        let (file, again) = crate::files::create_anew(path)
+            .map_err(Error::io(format!("creating {}", path.display())))?;
         let mut log = GameLog {
             out: BufWriter::with_capacity(64 * 1024, LogFile { file, tap }),
             t0: Instant::now(),
@@ -590,13 +622,16 @@ fn sync_all(logs: Vec<GameLog>) -> Result<()> {
 // ---------------------------------------------------------------------------------------------
 // Reading a log back, for `arena replay` and the report's viewer.
 
-/// The header of the game log at `path`, from its first line alone: a long game's log is
-/// megabytes, and its header is all that says which game it is.
+/// The header of the game log at `path` in a results folder's `logs`, from its first line
+/// alone: a long game's log is megabytes, and its header is all that says which game it is.
 pub fn read_header(path: &Path) -> Result<Header> {
-    let file =
-        std::fs::File::open(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    use std::io::Read;
+    // No header is near this long: a forged first line must not fill the memory.
+    const LONGEST: u64 = 1 << 20;
+    let file = crate::files::open_log_file(path)
+        .map_err(Error::io(format!("reading {}", path.display())))?;
     let mut first = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(file), &mut first)
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(file.take(LONGEST)), &mut first)
         .map_err(Error::io(format!("reading {}", path.display())))?;
     parse_header(
         path,
@@ -684,6 +719,9 @@ impl Started {
         .map_err(|e| bad(&e))?;
         if header.players.len() != 2 {
             return Err(bad("a game log names exactly two players"));
+        }
+        if let Some(referee) = &header.referee {
+            referee.check().map_err(|e| bad(&e))?;
         }
         let names = [
             header.players[0].name.clone(),

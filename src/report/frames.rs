@@ -49,18 +49,27 @@ fn quote(line: &str) -> String {
     )
 }
 
-/// The end of a stderr capture, at most `STDERR_TAIL` bytes, saying what was left out.
+/// The end of a stderr capture in a results folder's `logs`, at most `STDERR_TAIL` bytes,
+/// saying what was left out. Never read through a link: the page may be published.
 fn stderr_tail(path: &Path) -> String {
-    let Ok(bytes) = std::fs::read(path) else {
+    use std::io::{Read, Seek, SeekFrom};
+    let tail = |mut file: std::fs::File| -> std::io::Result<(u64, Vec<u8>)> {
+        let len = file.metadata()?.len();
+        let skipped = len.saturating_sub(STDERR_TAIL as u64);
+        file.seek(SeekFrom::Start(skipped))?;
+        let mut bytes = Vec::new();
+        file.take(STDERR_TAIL as u64).read_to_end(&mut bytes)?;
+        Ok((skipped, bytes))
+    };
+    let Ok((skipped, bytes)) = crate::files::open_log_file(path).and_then(tail) else {
         return String::new();
     };
-    if bytes.len() <= STDERR_TAIL {
-        return String::from_utf8_lossy(&bytes).into_owned();
+    let text = String::from_utf8_lossy(&bytes);
+    if skipped == 0 {
+        return text.into_owned();
     }
-    let tail = String::from_utf8_lossy(&bytes[bytes.len() - STDERR_TAIL..]);
     format!(
-        "[the first {} bytes are in {}]\n{tail}",
-        bytes.len() - STDERR_TAIL,
+        "[the first {skipped} bytes are in {}]\n{text}",
         path.file_name().unwrap_or_default().to_string_lossy()
     )
 }
@@ -196,8 +205,10 @@ impl FrameMaker {
 
 /// Replay a game log into its frames and stderr.
 pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameView> {
-    let text =
-        std::fs::read_to_string(log).map_err(Error::io(format!("reading {}", log.display())))?;
+    let bytes = crate::files::read_log_file(log)
+        .map_err(Error::io(format!("reading {}", log.display())))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| Error::Corrupt(format!("{}: not UTF-8 ({e})", log.display())))?;
     let Recorded {
         header, entries, ..
     } = Recorded::read(log, &text)?;

@@ -121,14 +121,13 @@ fn failures(names: &[String], rows: &[GameRow]) -> Vec<[u32; 4]> {
     counts
 }
 
-/// Where a row's log is: in `dir/logs`, or as recorded (relative to where arena ran) for a log
-/// kept elsewhere. The folder's own comes first: a copied folder must not show the original's.
-pub fn log_file(dir: &Path, row: &GameRow, exists: impl Fn(&Path) -> bool) -> PathBuf {
-    let recorded = PathBuf::from(&row.log);
-    let here = dir
-        .join("logs")
-        .join(recorded.file_name().unwrap_or_default());
-    if exists(&here) { here } else { recorded }
+/// Where a row's log is: in `dir/logs`, under the name the row records (`read_games` checked it
+/// is the game's log's). The path as recorded is never read: it is where the folder was when the
+/// games were played (a copied folder must not show the original's), or, in a forged
+/// `games.csv`, any file at all.
+pub fn log_file(dir: &Path, row: &GameRow) -> PathBuf {
+    dir.join("logs")
+        .join(Path::new(&row.log).file_name().unwrap_or_default())
 }
 
 /// The files in the results folder's `logs`, listed once: the report looks for a log and two
@@ -188,7 +187,7 @@ fn packed_games(dir: &Path, rows: &[GameRow], ready: &mut Ready) -> Vec<String> 
         for part in todo.chunks_mut(chunk) {
             s.spawn(move || {
                 for (r, slot) in part {
-                    **slot = Some(pack(&log_file(dir, r, |p| present.has(p)), present));
+                    **slot = Some(pack(&log_file(dir, r), present));
                 }
             });
         }

@@ -79,10 +79,25 @@ impl GameRow {
 pub const GAMES_HEADER: &str =
     "id,round,seat0,seat1,score0,score1,winner,reason,plies,duration_ms,seed,log\n";
 
-/// Read a `games.csv`. A row that cannot be read, or that no game could have written (a score
-/// such as 0.25, a game recorded twice), is an error naming the file and line: the tables and
-/// ratings built on it would be wrong, or would not be built at all.
+/// Read a `games.csv` the user names (`arena ratings FILE...`). A row that cannot be read, or
+/// that no game could have written (a score such as 0.25, a game recorded twice, a log outside
+/// the folder's `logs`), is an error naming the file and line: the tables and ratings built on
+/// it would be wrong, or would not be built at all.
 pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
+    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    games_from(path, bytes)
+}
+
+/// Read a results folder's `games.csv`, as `read_games`, never through a link: a forged folder's
+/// `games.csv -> /elsewhere/games.csv` would put another folder's games in its report.
+pub fn read_folder_games(dir: &Path) -> Result<Vec<GameRow>> {
+    let path = dir.join("games.csv");
+    let bytes = crate::files::read_folder_file(&path)
+        .map_err(Error::io(format!("reading {}", path.display())))?;
+    games_from(&path, bytes)
+}
+
+fn games_from(path: &Path, bytes: Vec<u8>) -> Result<Vec<GameRow>> {
     let at = |line: u64, what: &dyn std::fmt::Display| {
         Error::Corrupt(format!("{}:{line}: {what}", path.display()))
     };
@@ -90,7 +105,6 @@ pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
         Some(p) => at(p.line(), &e),
         None => Error::Corrupt(format!("{}: {e}", path.display())),
     };
-    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
     // A row cut short by a run killed as it wrote it never counted: the run plays it again.
     let keep = match bytes.iter().rposition(|&b| b == b'\n') {
         Some(end) if end + 1 < bytes.len() => {
@@ -134,6 +148,20 @@ pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
     Ok(rows)
 }
 
+/// Whether `log` is where arena wrote game `id`'s log: `logs/game-NNNNN.jsonl` (`NNNN` in a
+/// duel) in a results folder, wherever that folder was. Only the name is used (the report reads
+/// `DIR/logs/NAME`, `html::log_file`): a row naming any other file (`/etc/shadow`, `../../x`)
+/// was not written by arena, and the report must not read it.
+fn is_log_of(id: u64, log: &Path) -> bool {
+    let number = log
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix("game-")?.strip_suffix(".jsonl"))
+        .filter(|digits| digits.bytes().all(|b| b.is_ascii_digit()));
+    number.and_then(|digits| digits.parse::<u64>().ok()) == Some(id)
+        && log.parent().and_then(Path::file_name) == Some("logs".as_ref())
+}
+
 /// What a game can score: one won, a draw, or both lost (failures on both sides).
 const SCORES: [[f64; 2]; 4] = [[1.0, 0.0], [0.5, 0.5], [0.0, 1.0], [0.0, 0.0]];
 
@@ -144,6 +172,13 @@ fn check_row(row: &GameRow) -> std::result::Result<(), String> {
     }
     if row.seat0 == row.seat1 {
         return Err(format!("{} plays itself", row.seat0));
+    }
+    if !is_log_of(row.id, Path::new(&row.log)) {
+        return Err(format!(
+            "the log of game {} is \"{}\", not logs/game-{:05}.jsonl: arena reads a game's log \
+             only from the results folder's logs",
+            row.id, row.log, row.id
+        ));
     }
     if SCORES.contains(&[row.score0, row.score1]) {
         return Ok(());

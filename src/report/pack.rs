@@ -52,10 +52,10 @@ impl Packer {
         &self.log
     }
 
-    /// The game whose log is at `log`, packed from the file.
+    /// The game whose log is at `log` (in a results folder's `logs`), packed from the file.
     pub fn file(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> String {
         let mut p = Packer::new(log);
-        match std::fs::read(log) {
+        match crate::files::read_log_file(log) {
             Ok(bytes) => p.bytes(&bytes),
             Err(e) => p.failed = Some(Error::io(format!("reading {}", log.display()))(e)),
         }

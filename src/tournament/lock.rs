@@ -1,7 +1,7 @@
 //! One run per results folder: an exclusive `flock` on `.lock`, which the kernel releases when
 //! the holder exits however it exits (even `kill -9`), so a stale lock never blocks cron.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::Path;
 
@@ -16,13 +16,15 @@ pub struct Lock {
 impl Lock {
     pub fn acquire(dir: &Path) -> Result<Lock> {
         let path = dir.join(".lock");
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(Error::io(format!("opening {}", path.display())))?;
+        let file = crate::files::open(
+            crate::files::options()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false),
+            &path,
+        )
+        .map_err(Error::io(format!("opening {}", path.display())))?;
         let mut locked = match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
             Ok(l) => l,
             Err((mut file, _)) => {

@@ -2,7 +2,7 @@
 //! `games.csv` before it counts, keeps the tables current, and resumes where a run stopped.
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -132,15 +132,14 @@ impl Results {
         // A run killed as it made the file may have left it empty: it gets its header again.
         let empty = std::fs::metadata(&path).map_or(true, |m| m.len() == 0);
         let rows = if !empty {
-            report::read_games(&path)?
+            report::read_folder_games(dir)?
         } else {
-            std::fs::write(&path, report::GAMES_HEADER)
+            crate::files::create_anew(&path)
+                .and_then(|(mut file, _)| file.write_all(report::GAMES_HEADER.as_bytes()))
                 .map_err(Error::io(format!("creating {}", path.display())))?;
             Vec::new()
         };
-        let games = OpenOptions::new()
-            .append(true)
-            .open(&path)
+        let games = crate::files::open(crate::files::options().append(true), &path)
             .map_err(Error::io(format!("opening {}", path.display())))?;
         let order: Vec<String> = spec.bots.iter().map(|b| b.name.clone()).collect();
         Ok(Results {
@@ -315,18 +314,14 @@ fn repair_torn_tail(path: &Path) -> Result<()> {
     let context = || format!("repairing {}", path.display());
     let header = bytes.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
     if keep > 0 && report::is_whole_row(&bytes[..header], &bytes[keep..]) {
-        let mut file = OpenOptions::new()
-            .append(true)
-            .open(path)
+        let mut file = crate::files::open(crate::files::options().append(true), path)
             .map_err(Error::io(context()))?;
         return file
             .write_all(b"\n")
             .and_then(|_| file.sync_data())
             .map_err(Error::io(context()));
     }
-    let file = OpenOptions::new()
-        .write(true)
-        .open(path)
+    let file = crate::files::open(crate::files::options().write(true), path)
         .map_err(Error::io(context()))?;
     file.set_len(keep as u64)
         .and_then(|_| file.sync_data())

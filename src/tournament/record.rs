@@ -198,7 +198,7 @@ impl Record {
     pub fn open(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Result<Record> {
         let path = dir.join(FILE);
         let mine = Record::of(spec);
-        let mut record = match std::fs::read(&path) {
+        let mut record = match crate::files::read_folder_file(&path) {
             Ok(bytes) => serde_json::from_slice::<Record>(&bytes)
                 .map_err(|e| e.to_string())
                 .and_then(|r| r.check().map(|_| r))
@@ -493,29 +493,11 @@ fn unrecorded_change(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Option<String
     ))
 }
 
-/// The header of a game's log in `dir`, if it can be read: a regular file (a FIFO put in its
-/// place would hold the run), whose first line is not beyond any header's size.
+/// The header of a game's log in `dir`, if it can be read (`log::read_header`: a regular file
+/// of the folder's own `logs`, neither a link nor a FIFO that would hold the run).
 fn log_header(dir: &Path, row: &GameRow) -> Option<crate::referee::log::Header> {
-    use std::io::{BufRead, Read};
-    use std::os::unix::fs::OpenOptionsExt;
-    const LONGEST: u64 = 1 << 20;
     let name = Path::new(&row.log).file_name()?;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(dir.join("logs").join(name))
-        .ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
-    let line = std::io::BufReader::new(file.take(LONGEST))
-        .lines()
-        .next()?
-        .ok()?;
-    match serde_json::from_str(&line).ok()? {
-        crate::referee::log::Entry::Header { header } => Some(*header),
-        _ => None,
-    }
+    crate::referee::log::read_header(&dir.join("logs").join(name)).ok()
 }
 
 #[cfg(test)]

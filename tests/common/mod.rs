@@ -129,3 +129,20 @@ pub fn as_before_settings(out: &Path) {
     }
     std::fs::write(&path, serde_json::to_string_pretty(&record).unwrap()).unwrap();
 }
+
+/// A duel of roshambo between two built-in bots into `out`, with `args` (`--games`, `-a`...).
+pub fn roshambo_duel(out: &Path, args: &[&str]) {
+    arena()
+        .args([
+            "duel",
+            "builtin:random",
+            "builtin:counter",
+            "--game",
+            "roshambo",
+        ])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
