@@ -16,7 +16,7 @@ fn main() {
         Command::Games { game } => commands::games::run(game.as_deref()),
         Command::Duel(args) => args
             .options()
-            .and_then(|opts| block_on(commands::duel::run(opts))),
+            .and_then(|opts| block_on_own_signals(commands::duel::run(opts))),
         Command::Check(args) => args
             .options()
             .and_then(|opts| block_on(commands::check::run(opts))),
@@ -33,7 +33,7 @@ fn main() {
                 resume,
                 shard,
             };
-            block_on_tournament(commands::run::run(&spec, opts))
+            block_on_own_signals(commands::run::run(&spec, opts))
         }
         Command::Ratings { games, out } => commands::ratings::run(&games, out.as_deref()),
         Command::Report { dir, title } => commands::report::run(&dir, title),
@@ -81,15 +81,17 @@ fn harden() {
     }
 }
 
-/// Tournaments handle SIGINT and SIGTERM themselves, to finish what runs and write their tables.
-/// They spread their games over more single-threaded runtimes (`tournament::threads`).
-fn block_on_tournament(
+/// Tournaments and duels handle SIGINT and SIGTERM themselves (`tournament::stop`), to finish
+/// what runs and record it, then write their tables and summaries. Their games at once run on
+/// more single-threaded runtimes (`tournament::threads`).
+fn block_on_own_signals(
     work: impl Future<Output = arena::error::Result<()>>,
 ) -> arena::error::Result<()> {
     block_on_one_thread(work)
 }
 
-/// One thread: a duel plays one game at a time, and hopping threads per line only costs.
+/// One thread: `check` and `replay` play one game at a time, and hopping threads per line only
+/// costs.
 fn block_on(work: impl Future<Output = arena::error::Result<()>>) -> arena::error::Result<()> {
     block_on_one_thread(async {
         // Stopping here drops the games in progress, and with them the bots' process groups.

@@ -15,11 +15,6 @@ fn spec(dir: &Path, text: &str) -> PathBuf {
     path
 }
 
-fn games(out: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(out.join("games.csv")).unwrap();
-    r.deserialize().map(|row| row.unwrap()).collect()
-}
-
 /// Whether a game ended without anyone's failure.
 fn finished_well(game: &BTreeMap<String, String>) -> bool {
     ["normal", "draw"].contains(&game["reason"].as_str())

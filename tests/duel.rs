@@ -1,18 +1,20 @@
-//! `arena duel` as a bot's author uses it to compare two versions: games in parallel, told and
-//! recorded in order.
+//! `arena duel` as a bot's author uses it to compare two versions: games in parallel, told in
+//! order and recorded as they end, and what a duel stopped or killed leaves.
 
 mod common;
 
 use common::*;
 use predicates::prelude::*;
 
-/// With `--jobs 2`, game 1 can only end after game 2 has (tests/bots/nim_waits.py): both finish
-/// normally only if they run at once, and the records still come in the order of the games.
+/// With `--jobs 2`, game 1 is held until game 2 is in games.csv (tests/bots/nim_waits.py): both
+/// finish normally only if they run at once, and a row goes to disk as its game ends, not held
+/// back behind a game still running. They are still told in the order of the games.
 #[test]
-fn parallel_games_finish_out_of_order_and_are_recorded_in_order() {
+fn parallel_games_finish_out_of_order_and_are_told_in_order() {
     let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
     let waits = bot("nim_waits.py", &dir.path().display().to_string());
-    let a = arena()
+    let duel = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
         .args([
             "duel",
             &waits,
@@ -22,21 +24,28 @@ fn parallel_games_finish_out_of_order_and_are_recorded_in_order() {
             "-a",
             "heaps=1",
         ])
-        .args([
-            "--games",
-            "2",
-            "--jobs",
-            "2",
-            "--timeout",
-            "20",
-            "--json",
-            "--out",
-        ])
-        .arg(dir.path().join("out"))
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("2 game(s), 2 at a time"));
-    let records = json_records(&a.get_output().stdout);
+        .args(["--games", "2", "--jobs", "2", "--timeout", "20", "--json"])
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_lines(&out, 1);
+    let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 2, "a header and game 2's row: {csv}");
+    assert!(rows[0].starts_with("id,round,seat0,seat1,"), "{csv}");
+    assert!(
+        rows[1].starts_with("2,2,") && rows[1].ends_with("game-0002.jsonl"),
+        "{csv}"
+    );
+    std::fs::write(dir.path().join("released"), "").unwrap();
+    let a = duel.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&a.stderr).to_string();
+    assert!(a.status.success(), "{text}");
+    assert!(text.contains("2 game(s), 2 at a time"), "{text}");
+    let records = json_records(&a.stdout);
     let logs: Vec<&str> = records.iter().map(|r| r["log"].as_str().unwrap()).collect();
     assert_eq!(logs.len(), 2);
     assert!(logs[0].ends_with("game-0001.jsonl") && logs[1].ends_with("game-0002.jsonl"));
@@ -46,22 +55,16 @@ fn parallel_games_finish_out_of_order_and_are_recorded_in_order() {
     // Seats alternate: the waiting bot took the stone in game 1, the built-in in game 2.
     assert_eq!(records[0]["winner"], 0);
     assert_eq!(records[1]["winner"], 0);
-    let text = String::from_utf8_lossy(&a.get_output().stderr).to_string();
     let one = text.find("Finished game 1").unwrap();
     let two = text.find("Finished game 2").unwrap();
     assert!(one < two, "told in order: {text}");
-    // games.csv holds the same records, in the same order, as a tournament's does.
-    let out = dir.path().join("out");
+    // games.csv holds the same records as a tournament's does, in the order they were
+    // recorded: game 2's, then game 1's.
     let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 3, "a header and two rows: {csv}");
-    assert!(rows[0].starts_with("id,round,seat0,seat1,"), "{csv}");
     assert!(
-        rows[1].starts_with("1,1,") && rows[1].ends_with("game-0001.jsonl"),
-        "{csv}"
-    );
-    assert!(
-        rows[2].starts_with("2,2,") && rows[2].ends_with("game-0002.jsonl"),
+        rows[2].starts_with("1,1,") && rows[2].ends_with("game-0001.jsonl"),
         "{csv}"
     );
     // So `arena report` writes a duel's page again, as it does a tournament's.
@@ -310,7 +313,9 @@ fn sprt_stops_as_soon_as_it_knows() {
                 "--games",
                 "1000",
             ])
-            // Games still running when the verdict comes are recorded, and change nothing.
+            // Games still running when the verdict comes are recorded, and change nothing: those
+            // that started while the deciding games went to disk too, since a game counts once
+            // it is on disk.
             .args(["--sprt", sprt, "--jobs", "3", "--json", "--out"])
             .arg(dir.path())
             .assert()
@@ -322,7 +327,7 @@ fn sprt_stops_as_soon_as_it_knows() {
     };
     let (records, summary, stderr) = duel("builtin:search", "builtin:random", "elo0=0,elo1=100");
     let games = records.len();
-    assert!(games < 200, "{games} games");
+    assert!(games < 1000, "{games} games: the duel did not stop");
     assert_eq!(summary["games"], games);
     assert_eq!(summary["sprt"]["result"], "H1");
     let llr = summary["sprt"]["llr"].as_f64().unwrap();
@@ -331,7 +336,7 @@ fn sprt_stops_as_soon_as_it_knows() {
         "{summary}"
     );
     let decided = summary["sprt"]["games"].as_u64().unwrap() as usize;
-    assert!(decided <= games, "{summary}");
+    assert!(decided <= games && decided < 200, "{summary}");
     assert!(
         stderr.contains(&format!("H1 accepted after {decided} games")),
         "{stderr}"
@@ -343,7 +348,15 @@ fn sprt_stops_as_soon_as_it_knows() {
     );
 
     let (records, summary, stderr) = duel("builtin:random", "builtin:random", "elo0=0,elo1=400");
-    assert!(records.len() < 200, "{} games", records.len());
+    assert!(
+        records.len() < 1000,
+        "{} games: the duel did not stop",
+        records.len()
+    );
+    assert!(
+        summary["sprt"]["games"].as_u64().unwrap() < 200,
+        "{summary}"
+    );
     assert_eq!(summary["sprt"]["result"], "H0", "{summary}");
     assert!(stderr.contains("H0 accepted after"), "{stderr}");
 
@@ -436,11 +449,19 @@ fn a_parallel_game_is_written_once_its_bots_stderr_has_ended() {
     let started = Instant::now();
     let pids = loop {
         // The bots, not arena, whose command line names them (nor a process arena is
-        // starting, which shows arena's command line until it execs).
+        // starting, which shows arena's command line until it execs), nor a wrapper that
+        // `python3` may be (pyenv's shim is a shell script that forks before it execs Python).
+        let python = |pid: &String| {
+            std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|exe| {
+                exe.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("python"))
+            })
+        };
         let found: Vec<String> = processes_with(&marker)
             .iter()
             .filter(|p| p.contains("waits_for_go.py") && !p.contains(" duel "))
             .map(|p| p.split(':').next().unwrap().to_string())
+            .filter(python)
             .collect();
         if found.len() == 2 {
             break found;
@@ -515,4 +536,143 @@ fn a_parallel_game_is_written_once_its_bots_stderr_has_ended() {
                 .unwrap();
         assert_eq!(said, "late words\n", "game {n}");
     }
+}
+
+/// `arena duel` of two slow roshambo bots (every game a draw), `--jobs 2`, in the background
+/// into `out`, with `extra` arguments; stdout and stderr piped.
+fn spawn_slow_duel(out: &std::path::Path, extra: &[&str]) -> std::process::Child {
+    let slow = bot("slow_rps.py", "0.02");
+    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["duel", &slow, &slow, "-g", "roshambo", "-a", "rounds=4"])
+        .args(["--names", "a,b", "--games", "400", "--jobs", "2"])
+        .args(["--timeout", "10", "--out"])
+        .arg(out)
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The ids in `out/games.csv`, checked to be there once each, and each with its log whole: a row
+/// is written only after its game's log has its result.
+fn recorded_once(out: &std::path::Path) -> std::collections::BTreeSet<usize> {
+    let rows = games(out);
+    let ids: std::collections::BTreeSet<usize> =
+        rows.iter().map(|r| r["id"].parse().unwrap()).collect();
+    assert_eq!(ids.len(), rows.len(), "a game recorded twice: {rows:?}");
+    for &id in &ids {
+        let entries = log_entries(&game_log(out, id));
+        assert!(entries.last().unwrap().get("result").is_some(), "game {id}");
+    }
+    ids
+}
+
+/// SIGTERM or SIGINT: no new game starts, the running ones finish and are recorded, the summary
+/// (and the SPRT's state) of the games recorded is printed, and the exit status is 130.
+#[test]
+fn a_signal_stops_a_duel_with_its_games_recorded_and_summed_up() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    for (signal, extra) in [
+        (Signal::SIGTERM, &["--sprt", "elo0=0,elo1=10"][..]),
+        (Signal::SIGINT, &["--json"][..]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let duel = spawn_slow_duel(&out, extra);
+        wait_for_lines(&out, 2);
+        kill(Pid::from_raw(duel.id() as i32), signal).unwrap();
+        let output = duel.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert_eq!(output.status.code(), Some(130), "{signal}: {stderr}");
+        assert!(stderr.contains("stopping: no new games"), "{stderr}");
+        let ids = recorded_once(&out);
+        let n = ids.len();
+        assert!((2..400).contains(&n), "{signal}: {n} games");
+        // Every game that started finished and was recorded: the first n.
+        assert_eq!(ids, (1..=n).collect(), "{signal}");
+        let logs = std::fs::read_dir(out.join("logs")).unwrap();
+        let started = logs
+            .filter(|e| e.as_ref().unwrap().path().extension().unwrap() == "jsonl")
+            .count();
+        assert_eq!(started, n, "{signal}: a game started and was not recorded");
+        assert!(
+            stderr.contains(&format!("stopped with {n} games recorded in")),
+            "{stderr}"
+        );
+        if signal == Signal::SIGTERM {
+            assert_eq!(stdout.matches("Finished game").count(), n, "{stdout}");
+            assert!(
+                stdout.contains(&format!("a vs b: 0 wins, {n} draws, 0 losses for a")),
+                "{stdout}"
+            );
+            assert!(
+                stdout.contains(&format!(
+                    "no verdict yet: stopped with {n} games recorded, LLR "
+                )),
+                "{stdout}"
+            );
+        } else {
+            assert_eq!(json_records(&output.stdout).len(), n);
+            let summary = json_summary(&output.stdout);
+            assert_eq!(summary["games"], n, "{summary}");
+            assert_eq!(summary["draws"], n, "{summary}");
+            assert_eq!(summary["interrupted"], true, "{summary}");
+        }
+    }
+}
+
+/// A parallel duel killed outright leaves every game finished before in games.csv, from which
+/// `arena report` and `arena ratings` work as on a tournament's folder.
+#[test]
+fn a_duel_killed_midway_keeps_its_finished_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut duel = spawn_slow_duel(&out, &[]);
+    wait_for_lines(&out, 2);
+    duel.kill().unwrap(); // SIGKILL
+    duel.wait().unwrap();
+    let n = recorded_once(&out).len();
+    assert!((2..400).contains(&n), "{n} games");
+    arena()
+        .arg("report")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!("{n} games in")));
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(page.contains("game-0002.jsonl"), "the page lists the games");
+    arena()
+        .arg("ratings")
+        .arg(out.join("games.csv"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!("{n} games from 1 file")))
+        .stdout(predicate::str::contains("a").and(predicate::str::contains("b")));
+}
+
+/// A duel is not resumed, and does not write over the games of another: a folder with games is
+/// refused, and keeps them.
+#[test]
+fn a_duel_into_a_folder_with_games_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let duel = || {
+        let mut cmd = arena();
+        cmd.args(["duel", "builtin:random", "builtin:random", "-g", "nim"])
+            .args(["--games", "2", "--out"])
+            .arg(dir.path());
+        cmd
+    };
+    duel().assert().success();
+    let before = std::fs::read(dir.path().join("games.csv")).unwrap();
+    duel()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{} already holds 2 games: a duel does not add to games played before",
+            dir.path().join("games.csv").display()
+        )));
+    assert_eq!(std::fs::read(dir.path().join("games.csv")).unwrap(), before);
 }

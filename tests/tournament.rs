@@ -22,11 +22,6 @@ fn spec(dir: &Path, head: &str, bots: &[(&str, &str, &str)]) -> PathBuf {
     path
 }
 
-fn games(out: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(out.join("games.csv")).unwrap();
-    r.deserialize().map(|row| row.unwrap()).collect()
-}
-
 fn standings(out: &Path) -> Vec<BTreeMap<String, String>> {
     let mut r = csv::Reader::from_path(out.join("standings.csv")).unwrap();
     r.deserialize().map(|row| row.unwrap()).collect()
@@ -43,18 +38,6 @@ fn spawn_run(path: &Path, out: &Path) -> std::process::Child {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap()
-}
-
-/// Wait until games.csv holds more than `lines` lines (the header counts as one).
-fn wait_for_lines(out: &Path, lines: usize) {
-    let started = Instant::now();
-    while std::fs::read_to_string(out.join("games.csv")).map_or(0, |t| t.lines().count()) <= lines {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the run does not progress"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 /// A bot's exit can be seen before the end of its stderr: a game counts only once its stderr

@@ -538,11 +538,6 @@ impl GameLog {
         sync_all(vec![self.complete(result)?])
     }
 
-    /// Write the result and close the log: it is whole, but perhaps not yet on disk.
-    pub fn write_result(self, result: serde_json::Value) -> Result<()> {
-        self.complete(result).map(drop)
-    }
-
     /// Write the result and flush: the log is whole, but perhaps not yet on disk.
     fn complete(mut self, result: serde_json::Value) -> Result<GameLog> {
         self.write(&Entry::Result { result });
@@ -586,16 +581,6 @@ pub fn finish_all(logs: Vec<(GameLog, serde_json::Value)>) -> Result<()> {
 }
 
 const ONE_PASS: usize = 3;
-
-/// Make everything written in `dir`'s file system durable, in one pass (`syncfs`).
-pub fn sync_folder(dir: &Path) -> Result<()> {
-    std::fs::File::open(dir)
-        .and_then(|d| nix::unistd::syncfs(&d).map_err(std::io::Error::from))
-        .map_err(|source| Error::Io {
-            context: format!("writing the game logs in {} to disk", dir.display()),
-            source,
-        })
-}
 
 fn sync_all(logs: Vec<GameLog>) -> Result<()> {
     if logs.len() < ONE_PASS {

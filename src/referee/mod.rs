@@ -285,13 +285,6 @@ impl Played {
             .map_err(|e| Error::Internal(format!("writing a game log: {e}")))?
     }
 
-    /// Write the result into the log, without waiting for the disk: for games made durable
-    /// together later (`log::sync_folder`).
-    pub async fn written(mut self) -> Result<GameRecord> {
-        self.settle().await;
-        self.log.write_result(self.result).map(|()| self.record)
-    }
-
     /// The same, blocking the calling thread, for a settled game.
     fn finish(self) -> Result<GameRecord> {
         debug_assert!(
@@ -308,13 +301,16 @@ impl Played {
     }
 
     /// Make several settled games durable at once, blocking the calling thread: cheaper than
-    /// one by one (see `log::finish_all`).
-    pub fn finish_all(games: impl IntoIterator<Item = Played>) -> Result<()> {
-        let logs = games.into_iter().map(|p| {
-            debug_assert!(p.settled(), "a game counts once its stderr is in its files");
-            (p.log, p.result)
-        });
-        log::finish_all(logs.collect())
+    /// one by one (see `log::finish_all`). Their records, in the same order.
+    pub fn finish_all(games: impl IntoIterator<Item = Played>) -> Result<Vec<GameRecord>> {
+        let (records, logs): (Vec<_>, Vec<_>) = games
+            .into_iter()
+            .map(|p| {
+                debug_assert!(p.settled(), "a game counts once its stderr is in its files");
+                (p.record, (p.log, p.result))
+            })
+            .unzip();
+        log::finish_all(logs).map(|()| records)
     }
 }
 

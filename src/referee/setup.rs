@@ -15,7 +15,7 @@ pub const SETUP_PAUSE: Duration = Duration::from_secs(1);
 
 /// Play a game, set up again (after a pause) when arena could not set it up. `Err(Setup)` when
 /// no attempt could: the game was not played, and is no one's fault. The caller makes its log
-/// durable (`Played::durable`, or `Played::written` and later `log::sync_folder`).
+/// durable (`Played::durable`, or `Played::finish_all` with others).
 pub async fn play_retrying(mut setup: impl FnMut() -> MatchSetup) -> Result<Played> {
     let mut attempt = 1;
     loop {

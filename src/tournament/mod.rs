@@ -2,8 +2,7 @@
 //! `games.csv` before it counts, keeps the tables current, and resumes where a run stopped.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -23,12 +22,16 @@ use crate::spec::{Format, Spec};
 use threads::GameThreads;
 
 mod disk;
+pub mod journal;
 mod lock;
 mod record;
 mod settings;
+pub mod stop;
 pub mod threads;
 
+use journal::{Journal, Trip};
 pub use lock::Lock;
+use stop::Stop;
 
 /// `--shard K/N`: this run plays the games whose id is K modulo N (ids count from 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,40 +69,6 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
 }
 
-/// How far an interruption has gone: 0 none, 1 finish running games, 2 abandon them.
-type Stop = tokio::sync::watch::Receiver<u8>;
-
-/// SIGINT or SIGTERM once: start no more games, let the running ones finish and be recorded.
-/// Twice: abandon the running games too (they are played again on resume).
-fn watch_signals() -> Stop {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (tx, rx) = tokio::sync::watch::channel(0u8);
-    tokio::spawn(async move {
-        let (Ok(mut int), Ok(mut term)) = (
-            signal(SignalKind::interrupt()),
-            signal(SignalKind::terminate()),
-        ) else {
-            return;
-        };
-        for level in 1..=2u8 {
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-            }
-            if level == 1 {
-                eprintln!(
-                    "\narena: stopping: no new games; the running ones finish and are recorded \
-                     (interrupt again to abandon them)"
-                );
-            } else {
-                eprintln!("\narena: abandoning the running games; they will be played on resume");
-            }
-            let _ = tx.send(level);
-        }
-    });
-    rx
-}
-
 /// A game with its id, as the run plays it.
 #[derive(Debug, Clone, Copy)]
 struct Job {
@@ -107,10 +76,10 @@ struct Job {
     planned: Planned,
 }
 
-/// The results folder: `games.csv` appended and synced game by game, tables replaced whole.
+/// The results folder: `games.csv` appended and synced as games finish, tables replaced whole.
 struct Results {
     dir: PathBuf,
-    games: std::sync::Arc<File>,
+    journal: Journal<Job>,
     /// Shared with the tables being rewritten on the blocking pool (copied only if a game is
     /// added meanwhile).
     rows: std::sync::Arc<Vec<GameRow>>,
@@ -125,26 +94,11 @@ struct Results {
 
 impl Results {
     fn open(dir: &Path, spec: &Spec) -> Result<Results> {
-        let path = dir.join("games.csv");
-        if path.exists() {
-            repair_torn_tail(&path)?;
-        }
-        // A run killed as it made the file may have left it empty: it gets its header again.
-        let empty = std::fs::metadata(&path).map_or(true, |m| m.len() == 0);
-        let rows = if !empty {
-            report::read_folder_games(dir)?
-        } else {
-            crate::files::create_anew(&path)
-                .and_then(|(mut file, _)| file.write_all(report::GAMES_HEADER.as_bytes()))
-                .map_err(Error::io(format!("creating {}", path.display())))?;
-            Vec::new()
-        };
-        let games = crate::files::open(crate::files::options().append(true), &path)
-            .map_err(Error::io(format!("opening {}", path.display())))?;
+        let (journal, rows) = Journal::open(&dir.join("games.csv"))?;
         let order: Vec<String> = spec.bots.iter().map(|b| b.name.clone()).collect();
         Ok(Results {
             dir: dir.to_path_buf(),
-            games: std::sync::Arc::new(games),
+            journal,
             names: report::bot_names(&order, &rows),
             points: tally(BTreeMap::new(), &rows),
             rows: std::sync::Arc::new(rows),
@@ -154,40 +108,35 @@ impl Results {
         })
     }
 
-    /// Make finished games count, on the blocking pool (the runtime's thread may be relaying
-    /// every running game): their logs synced, then their rows appended to games.csv and synced.
-    /// They count from now on; the caller tells people once this has succeeded, and calls
-    /// `forget` if they could not be written. Every two seconds at most, the tables are
-    /// rewritten in the same trip.
-    fn append(&mut self, games: Vec<(Job, Played)>) -> tokio::task::JoinHandle<Appended> {
-        let rows: Vec<GameRow> = games
-            .iter()
-            .map(|(job, played)| GameRow::new(job.id, job.planned.round, &played.record))
-            .collect();
-        let context = format!("appending to {}", self.dir.join("games.csv").display());
-        let bytes: Vec<u8> = rows.iter().flat_map(report::csv_line).collect();
-        self.points = tally(std::mem::take(&mut self.points), &rows);
-        std::sync::Arc::make_mut(&mut self.rows).extend(rows);
-        // Computed there too: the ratings' fits would hold up the games on this thread.
-        let tables = (self.last_tables.elapsed() > Duration::from_secs(2)).then(|| {
-            self.last_tables = Instant::now();
-            self.tables()
-        });
-        let file = self.games.clone();
-        tokio::task::spawn_blocking(move || {
-            let recorded = Played::finish_all(games.into_iter().map(|(_, played)| played))
-                .and_then(|()| disk::append_synced(&file, &bytes).map_err(Error::io(context)));
-            match recorded {
-                Err(e) => Appended::Unrecorded(e),
-                Ok(()) => match tables.map_or(Ok(()), |t| write_all_atomic(&t.files())) {
-                    Ok(()) => Appended::Done,
-                    Err(e) => Appended::TablesFailed(e),
-                },
-            }
-        })
+    /// The next batch of finished games through its trip to the disk (`Journal::next`). Their
+    /// rows count from the trip's start, and are taken back (`forget`) if it fails; the caller
+    /// tells people once it has succeeded. Every two seconds at most, the tables are rewritten
+    /// in the same trip (the ratings' fits would hold up the games on this thread).
+    async fn recorded(&mut self, closing: bool) -> Trip<Job> {
+        let Results {
+            dir,
+            journal,
+            rows,
+            names,
+            spec,
+            last_tables,
+            points,
+            ..
+        } = self;
+        journal
+            .next(closing, |new| {
+                *points = tally(std::mem::take(points), new);
+                std::sync::Arc::make_mut(rows).extend_from_slice(new);
+                (last_tables.elapsed() > Duration::from_secs(2)).then(|| {
+                    *last_tables = Instant::now();
+                    let tables = Tables::of(dir, names, rows, spec);
+                    Box::new(move || write_all_atomic(&tables.files())) as journal::Also
+                })
+            })
+            .await
     }
 
-    /// Take back the last rows given to `append`, which could not be written: they do not count.
+    /// Take back the rows of a trip that failed: they do not count.
     fn forget(&mut self, keep: usize) {
         std::sync::Arc::make_mut(&mut self.rows).truncate(keep);
         self.points = tally(BTreeMap::new(), &self.rows);
@@ -200,19 +149,7 @@ impl Results {
     /// What the tables are made from, as they stand: cheap to take, and to send to another
     /// thread.
     fn tables(&self) -> Tables {
-        let gauntlet = (self.spec.format == Format::Gauntlet).then(|| {
-            let (refs, students): (Vec<_>, Vec<_>) = self.spec.bots.iter().partition(|b| b.seed);
-            let names = |v: Vec<&crate::spec::Entrant>| {
-                v.into_iter().map(|b| b.name.clone()).collect::<Vec<_>>()
-            };
-            (names(students), names(refs))
-        });
-        Tables {
-            dir: self.dir.clone(),
-            names: self.names.clone(),
-            rows: self.rows.clone(),
-            gauntlet,
-        }
+        Tables::of(&self.dir, &self.names, &self.rows, &self.spec)
     }
 
     /// `report.html`: written when a run ends (it replays every game, so not after each one),
@@ -254,6 +191,27 @@ struct Tables {
 }
 
 impl Tables {
+    fn of(
+        dir: &Path,
+        names: &[String],
+        rows: &std::sync::Arc<Vec<GameRow>>,
+        spec: &Spec,
+    ) -> Tables {
+        let gauntlet = (spec.format == Format::Gauntlet).then(|| {
+            let (refs, students): (Vec<_>, Vec<_>) = spec.bots.iter().partition(|b| b.seed);
+            let names = |v: Vec<&crate::spec::Entrant>| {
+                v.into_iter().map(|b| b.name.clone()).collect::<Vec<_>>()
+            };
+            (names(students), names(refs))
+        });
+        Tables {
+            dir: dir.to_path_buf(),
+            names: names.to_vec(),
+            rows: rows.clone(),
+            gauntlet,
+        }
+    }
+
     /// The files and their contents: standings, crosstable, and grades for a gauntlet.
     fn files(&self) -> Vec<(PathBuf, Vec<u8>)> {
         let table = report::standings(&self.names, &self.rows);
@@ -277,16 +235,6 @@ impl Tables {
     }
 }
 
-/// How a trip to the disk went.
-enum Appended {
-    Done,
-    /// The games count; the tables could not be rewritten.
-    TablesFailed(Error),
-    /// A log or games.csv could not be written: the games do not count, and are played again on
-    /// resume.
-    Unrecorded(Error),
-}
-
 fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
     files
         .iter()
@@ -300,37 +248,6 @@ fn tally(mut points: BTreeMap<String, f64>, rows: &[GameRow]) -> BTreeMap<String
         *points.entry(r.seat1.clone()).or_default() += r.score1;
     }
     points
-}
-
-/// A run killed while appending can leave half a line at the end of `games.csv`: that game was
-/// not finished on disk, so it is cut off and will be played again. A whole row that only lacks
-/// its newline (an edit by hand) stays, and gets its newline before more rows follow it.
-fn repair_torn_tail(path: &Path) -> Result<()> {
-    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
-    if bytes.is_empty() || bytes.ends_with(b"\n") {
-        return Ok(());
-    }
-    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let context = || format!("repairing {}", path.display());
-    let header = bytes.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
-    if keep > 0 && report::is_whole_row(&bytes[..header], &bytes[keep..]) {
-        let mut file = crate::files::open(crate::files::options().append(true), path)
-            .map_err(Error::io(context()))?;
-        return file
-            .write_all(b"\n")
-            .and_then(|_| file.sync_data())
-            .map_err(Error::io(context()));
-    }
-    let file = crate::files::open(crate::files::options().write(true), path)
-        .map_err(Error::io(context()))?;
-    file.set_len(keep as u64)
-        .and_then(|_| file.sync_data())
-        .map_err(Error::io(context()))?;
-    eprintln!(
-        "arena: {}: removed an unfinished last line (a run was killed while writing it)",
-        path.display()
-    );
-    Ok(())
 }
 
 /// Progress for people: a bar on a terminal, a plain line now and then elsewhere (cron).
@@ -480,7 +397,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         dir.display()
     );
 
-    let mut stop = watch_signals();
+    let mut stop = stop::watch_signals("they will be played on resume");
     // One game thread per core: built-in bots think on their game's thread, and starting a
     // program blocks its thread until the program has exec'd.
     let threads = GameThreads::new(jobs, threads::cores())
@@ -820,8 +737,7 @@ async fn play_one(
 /// Play the jobs, `jobs` at a time, in order; record each as it finishes.
 ///
 /// A slot is refilled as soon as its game ends. Finished games are made durable together (logs,
-/// then games.csv) while the next ones play: one trip to the disk per batch, a batch being what
-/// finished within `BATCH` of the first, or while the previous batch was written.
+/// then games.csv) while the next ones play: one trip to the disk per batch (`journal`).
 ///
 /// No game starts on a disk nearly full, nor once results could not be written: the run stops
 /// as an interrupted one does, and says why. A game arena could not set up is left for a resume.
@@ -834,7 +750,6 @@ async fn play_all(
     progress: &mut Progress,
     stop: &mut Stop,
 ) -> Result<Outcome> {
-    const BATCH: Duration = Duration::from_millis(20);
     let failed = |e: tokio::task::JoinError| Error::Internal(format!("a game task failed: {e}"));
     let halted = Halted::default();
     let mut outcome = Outcome::default();
@@ -896,32 +811,11 @@ async fn play_all(
         }));
     }
     drop(done_tx);
-    let mut finished: Vec<(Job, Played)> = Vec::new();
-    let mut batch_due = tokio::time::Instant::now();
-    type Appending = (
-        tokio::task::JoinHandle<Appended>,
-        Vec<Job>,
-        Vec<String>,
-        usize,
-    );
-    let mut appending: Option<Appending> = None;
     let mut playing = true;
     // Once no more signals can come, stop asking.
     let mut listening = true;
     loop {
-        let batch_ready =
-            !finished.is_empty() && (!playing || tokio::time::Instant::now() >= batch_due);
-        if appending.is_none() && batch_ready {
-            let batch = std::mem::take(&mut finished);
-            let lines = batch
-                .iter()
-                .map(|(job, played)| played.record.finished_line(job.id as usize))
-                .collect();
-            let jobs = batch.iter().map(|(job, _)| *job).collect();
-            let kept = results.rows.len();
-            appending = Some((results.append(batch), jobs, lines, kept));
-        }
-        if !playing && finished.is_empty() && appending.is_none() {
+        if !playing && results.journal.is_idle() {
             break;
         }
         tokio::select! {
@@ -964,17 +858,22 @@ async fn play_all(
                     }
                     Some(Err(e)) => return Err(e),
                 };
-                if finished.is_empty() {
-                    batch_due = tokio::time::Instant::now() + BATCH;
-                }
-                finished.push((job, played));
+                let row = GameRow::new(job.id, job.planned.round, &played.record);
+                results.journal.push(job, played, row);
             }
-            appended = async { (&mut appending.as_mut().expect("checked").0).await }, if appending.is_some() => {
-                let appended = appended.map_err(|e| Error::Internal(format!("writing games.csv: {e}")))?;
-                let (_, jobs, lines, kept) = appending.take().expect("checked");
-                match appended {
-                    Appended::Unrecorded(e) => {
-                        results.forget(kept);
+            trip = results.recorded(!playing) => {
+                let games = match trip {
+                    Trip::Recorded(games, tables) => {
+                        if let Some(Err(e)) = tables {
+                            halted.set(Halt {
+                                full: disk::is_full(&e),
+                                why: e.to_string(),
+                            });
+                        }
+                        games
+                    }
+                    Trip::Unrecorded(jobs, e) => {
+                        results.forget(results.rows.len() - jobs.len());
                         let games: Vec<String> = jobs.iter().map(|j| named(spec, j)).collect();
                         crate::out::warn(&format!(
                             "arena: not recorded, and played again on resume: {}: {e}",
@@ -986,17 +885,11 @@ async fn play_all(
                         });
                         continue;
                     }
-                    Appended::TablesFailed(e) => halted.set(Halt {
-                        full: disk::is_full(&e),
-                        why: e.to_string(),
-                    }),
-                    Appended::Done => {}
-                }
-                for line in lines {
-                    progress.finished(&line, results.leader());
+                };
+                for (job, record, _) in games {
+                    progress.finished(&record.finished_line(job.id as usize), results.leader());
                 }
             }
-            _ = tokio::time::sleep_until(batch_due), if appending.is_none() && !finished.is_empty() => {}
             // The running games see a second interrupt themselves; games already over are
             // still made durable and recorded.
             changed = stop.changed(), if listening => listening = changed.is_ok(),

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""A nim bot for the parallel duel test: in seat 0 it waits before its first move until a file
-appears in DIR, which it makes itself when it sees, in seat 1, the game end. Played against a
+"""A nim bot for the parallel duel test: in seat 0 it waits before its first move until the file
+DIR/released appears, which the test makes once it has seen game 2 recorded. Played against a
 bot that takes the single stone of `heaps=1`, a duel's game 1 (this bot first) can only finish
 after game 2 has: only if the games run at once, and out of order.
 
@@ -21,4 +21,3 @@ if seat == "0":
     print("1-1", flush=True)
 else:
     read()  # the opponent took the last stone
-    open(released, "w").close()

@@ -3,7 +3,9 @@
 
 pub mod property;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
@@ -40,6 +42,24 @@ pub fn log_entries(path: &Path) -> Vec<serde_json::Value> {
         .lines()
         .map(|l| serde_json::from_str(l).expect("each log line is JSON"))
         .collect()
+}
+
+/// The rows of `out/games.csv`, by column name.
+pub fn games(out: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut r = csv::Reader::from_path(out.join("games.csv")).unwrap();
+    r.deserialize().map(|row| row.unwrap()).collect()
+}
+
+/// Wait until `out/games.csv` holds more than `lines` lines (the header counts as one).
+pub fn wait_for_lines(out: &Path, lines: usize) {
+    let started = Instant::now();
+    while std::fs::read_to_string(out.join("games.csv")).map_or(0, |t| t.lines().count()) <= lines {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the run does not progress"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 pub fn game_log(out: &Path, n: usize) -> PathBuf {

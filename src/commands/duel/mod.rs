@@ -1,30 +1,35 @@
 //! `arena duel`: one quick match between two bots.
 
-use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use futures_util::{FutureExt, Stream, StreamExt};
+use futures_util::{Stream, StreamExt};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
 use crate::error::{Error, Result};
+use crate::games::derive_seed;
 use crate::games::openings::{self, Book, Order};
-use crate::games::{Seat, derive_seed};
 use crate::out::plural;
-use crate::referee::{GameRecord, MatchOptions, MatchSetup, Played, Player, play_retrying};
+use crate::referee::{MatchOptions, MatchSetup, Played, Player, play_retrying};
+use crate::report::GameRow;
 use crate::report::live::Live;
 use crate::schedule::pair_of_game;
-use crate::stats::{Sprt, Tally, Wdl};
+use crate::stats::Sprt;
+use crate::tournament::Lock;
+use crate::tournament::journal::{Journal, Trip};
+use crate::tournament::stop::{Stop, watch_signals};
 use crate::tournament::threads::{GameThreads, cores};
 
 mod summary;
+mod told;
 
 use summary::SprtState;
+use told::{Outcome, Told};
 
 /// What `arena duel` was asked for.
 #[derive(Clone)]
@@ -115,8 +120,12 @@ fn new_folder(parent: &Path, stem: &str) -> std::io::Result<PathBuf> {
     unreachable!("some number is free")
 }
 
-/// A game's number (0 is the first) and how it went, or why its task was lost.
-type Joined = std::result::Result<(usize, Result<GameRecord>), tokio::task::JoinError>;
+/// A game over: its number (0 is the first) and how it went, `None` if it was abandoned (a
+/// second interrupt).
+type Over = (usize, Option<Result<Played>>);
+
+/// A game over, or why a worker's task was lost.
+type Joined = std::result::Result<Over, tokio::task::JoinError>;
 
 /// Which bot sits where in game `i` (0 is the first): the first bot takes seat 0 in game 1,
 /// then seats alternate.
@@ -137,6 +146,10 @@ struct Duel {
     book: Option<Book>,
     /// Packs the games for the report as they are played.
     live: Option<Live>,
+    /// Set once the SPRT has its answer, or arena failed: no game starts after that.
+    stop: AtomicBool,
+    /// SIGINT and SIGTERM: the first starts no more games, the second abandons the running ones.
+    signals: Stop,
 }
 
 impl Duel {
@@ -149,14 +162,24 @@ impl Duel {
         }
     }
 
-    /// Play game `i` (0 is the first), its spectator program beside it if there is one. The
-    /// bots' last stderr may still be on its way to their files.
-    async fn play_unsettled(&self, i: usize) -> Result<Played> {
+    /// Whether no game may start any more.
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || *self.signals.borrow() > 0
+    }
+
+    /// Play game `i` (0 is the first), its spectator program beside it if there is one; `None`
+    /// if a second interrupt abandons it (its bots killed as it is dropped). The bots' last
+    /// stderr may still be on its way to their files.
+    async fn play_unsettled(&self, i: usize) -> Option<Result<Played>> {
         let sink = match &self.spectate {
-            Some(cmd) => Some(SpectatorSink::spawn(cmd, self.limits).map_err(Error::Usage)?),
+            Some(cmd) => match SpectatorSink::spawn(cmd, self.limits) {
+                Ok(sink) => Some(sink),
+                Err(e) => return Some(Err(Error::Usage(e))),
+            },
             None => None,
         };
         let log_path = self.logs.join(format!("game-{:04}.jsonl", i + 1));
+        let mut signals = self.signals.clone();
         let played = play_retrying(|| MatchSetup {
             game: self.matched.game,
             params: self.matched.params.clone(),
@@ -178,57 +201,50 @@ impl Duel {
                 .map(|b| b.opening(pair_of_game(i as u32))),
             referee: self.matched.referee.clone(),
             tap: self.live.as_ref().map(|l| l.tap(&log_path)),
-        })
-        .await;
+        });
+        let played = tokio::select! {
+            played = played => Some(played),
+            Ok(_) = signals.wait_for(|&level| level >= 2) => None,
+        };
         if let Some(sink) = sink {
             sink.finish(self.limits.grace).await;
         }
         played
     }
 
-    /// Play game `i` and write its result into its log once its files are complete. Its log is
-    /// made durable with the others' at the end of the duel (one pass of the disk, not one per
-    /// game): a duel has nothing to resume, and the page cache keeps what was written if arena
-    /// itself is stopped.
-    async fn play(&self, i: usize) -> Result<GameRecord> {
-        self.play_unsettled(i).await?.written().await
+    /// Play game `i`, and wait for its files to be complete: a game counts with all of them.
+    async fn play(&self, i: usize) -> Over {
+        let mut played = self.play_unsettled(i).await;
+        if let Some(Ok(played)) = &mut played {
+            played.settle().await;
+        }
+        (i, played)
     }
 
-    /// Play games, taking the next number until there are none or `stop` is set, and send each
-    /// result. A game whose bots' stderr is still on its way is written when it is there, and
-    /// the slot plays on meanwhile: waiting held the slot up (bench/README.md, throughput).
+    /// Play games, taking the next number until there are none or no game may start, and send
+    /// each one over. A game whose bots' stderr is still on its way is sent when it is there,
+    /// and the slot plays on meanwhile: waiting held the slot up (bench/README.md, throughput).
     async fn work(
         self: Arc<Duel>,
         next: Arc<AtomicUsize>,
         games: usize,
-        stop: Arc<AtomicBool>,
-        done: UnboundedSender<(usize, Result<GameRecord>)>,
+        done: UnboundedSender<Over>,
     ) {
-        while !stop.load(Ordering::Relaxed) {
+        while !self.stopping() {
             let i = next.fetch_add(1, Ordering::Relaxed);
             if i >= games {
                 break;
             }
             match self.play_unsettled(i).await {
-                Ok(played) if !played.settled() => {
+                Some(Ok(mut played)) if !played.settled() => {
                     let done = done.clone();
                     tokio::spawn(async move {
-                        // A panic here would lose the game and hold up every later one.
-                        let record = std::panic::AssertUnwindSafe(played.written())
-                            .catch_unwind()
-                            .await
-                            .unwrap_or_else(|_| {
-                                Err(Error::Internal(format!("writing game {}'s log", i + 1)))
-                            });
-                        let _ = done.send((i, record));
+                        played.settle().await;
+                        let _ = done.send((i, Some(Ok(played))));
                     });
                 }
                 played => {
-                    let record = match played {
-                        Ok(played) => played.written().await,
-                        Err(e) => Err(e),
-                    };
-                    if done.send((i, record)).is_err() {
+                    if done.send((i, played)).is_err() {
                         break;
                     }
                 }
@@ -282,6 +298,18 @@ pub async fn run(args: Options) -> Result<()> {
     };
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
+    // One duel at a time in a folder (their rows would mix), and none into a folder with games:
+    // a duel is not resumed, and its games.csv is appended to as games finish.
+    let _lock = Lock::acquire(&out)?;
+    let (journal, on_record) = Journal::open(&out.join("games.csv"))?;
+    if !on_record.is_empty() {
+        return Err(Error::Conflict(format!(
+            "{} already holds {}: a duel does not add to games played before; use another \
+             --out or remove the folder",
+            out.join("games.csv").display(),
+            plural(on_record.len() as u64, "game", "games")
+        )));
+    }
     let limits = IoLimits {
         framing: game.framing,
         ..IoLimits::default()
@@ -320,14 +348,6 @@ pub async fn run(args: Options) -> Result<()> {
         }
     }
 
-    // Results on stdout; with --json, only the JSON there and the words on stderr.
-    let say = |text: &str| {
-        if args.json {
-            crate::out::warn(text);
-        } else {
-            crate::out::line(text);
-        }
-    };
     eprintln!(
         "arena: {} vs {} at {}, {} game(s), {jobs} at a time, seed {seed}, logs in {}",
         names[0],
@@ -354,10 +374,9 @@ pub async fn run(args: Options) -> Result<()> {
         ponder: args.ponder,
         book,
         live: Live::start(),
+        stop: AtomicBool::new(false),
+        signals: watch_signals("they are not recorded"),
     });
-    // Set once the SPRT has its answer: no game starts after that.
-    let stop = Arc::new(AtomicBool::new(false));
-    let games = args.games as usize;
     // One game at a time is played on this thread: a game that stays on its thread wakes no
     // other at each line (bench/README.md). Games at once are played by one worker per job on
     // the game threads, each taking the next game as soon as its own is over: a slot is
@@ -369,182 +388,43 @@ pub async fn run(args: Options) -> Result<()> {
                 .map_err(Error::io("starting the threads games run on"))?,
         ),
     };
-    let mut finished: Pin<Box<dyn Stream<Item = Joined> + '_>> = match &threads {
-        None => {
-            let stop = Arc::clone(&stop);
-            let duel = Arc::clone(&duel);
-            Box::pin(
-                futures_util::stream::iter(0..games)
-                    .take_while(move |_| std::future::ready(!stop.load(Ordering::Relaxed)))
-                    .then(move |i| {
-                        let duel = Arc::clone(&duel);
-                        async move { Ok((i, duel.play(i).await)) }
-                    }),
-            )
-        }
-        Some(threads) => {
-            let (done, mut results) = tokio::sync::mpsc::unbounded_channel();
-            let next = Arc::new(AtomicUsize::new(0));
-            let workers: futures_util::stream::FuturesUnordered<_> = (0..jobs)
-                .map(|_| {
-                    threads.spawn(Arc::clone(&duel).work(
-                        Arc::clone(&next),
-                        games,
-                        Arc::clone(&stop),
-                        done.clone(),
-                    ))
-                })
-                .collect();
-            drop(done);
-            // The results, and a worker's task lost (a bug in arena) as an error; over once
-            // every worker and every game it left to finish are.
-            let lost = workers.filter_map(|joined| std::future::ready(joined.err().map(Err)));
-            let results = futures_util::stream::poll_fn(move |cx| results.poll_recv(cx)).map(Ok);
-            Box::pin(futures_util::stream::select(results, lost))
-        }
-    };
+    let finished = games_over(&duel, threads.as_ref(), args.games as usize);
+    let mut told = Told::new(&names, args.json, args.sprt.map(SprtState::new));
+    let failed = record(&duel, finished, journal, &mut told).await;
 
-    let mut rows = Vec::new();
-    let mut tally = Tally::default();
-    let mut sprt = args.sprt.map(SprtState::new);
-    let mut points = [0.0f64; 2];
-    let mut unplayed = Vec::new();
-    // Games finish in any order; they are told and recorded in the order of their ids.
-    let mut waiting = BTreeMap::new();
-    let mut next = 0;
-    // The first failure that is arena's own: no game starts after it, the games already played
-    // are still told, recorded and summed up, and then it is the duel's result.
-    let mut failed = None;
-    while let Some(joined) = finished.next().await {
-        let (i, played) = match joined {
-            Ok(done) => done,
-            Err(e) => {
-                stop.store(true, Ordering::Relaxed);
-                failed.get_or_insert(Error::Internal(format!("a game's task: {e}")));
-                continue;
-            }
-        };
-        waiting.insert(i, played);
-        while let Some(played) = waiting.remove(&next) {
-            let i = next;
-            next += 1;
-            let order = seats(i);
-            let record = match played {
-                Ok(record) => record,
-                // arena's failure, not a bot's: the game counts for no one, and the others go on.
-                Err(Error::Setup(why)) => {
-                    crate::out::warn(&format!(
-                        "arena: game {} ({} vs {}) was not played: arena could not set it up \
-                         ({why}); it counts for no one",
-                        i + 1,
-                        names[order[0]],
-                        names[order[1]]
-                    ));
-                    unplayed.push(i + 1);
-                    tally.record(i as u64, None);
-                    continue;
-                }
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    failed.get_or_insert(e);
-                    tally.record(i as u64, None);
-                    continue;
-                }
-            };
-            // The first bot sits in seat 0 of the games with an even index.
-            let first = Seat::BOTH[i % 2];
-            let scores = [
-                record.verdict.scores[first],
-                record.verdict.scores[first.other()],
-            ];
-            points[0] += scores[0];
-            points[1] += scores[1];
-            // A game both bots lost (both failed) is a result for neither.
-            let result = (scores[0] + scores[1] == 1.0)
-                .then(|| Wdl::from_score(scores[0]))
-                .flatten();
-            tally.record(i as u64, result);
-            let mut line = record.finished_line(i + 1);
-            if let Some(sprt) = &mut sprt {
-                sprt.update(&tally, i as u64 + 1);
-                if sprt.decided.is_some() {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                line.push_str(&format!("; {}", sprt.progress()));
-            }
-            say(&line);
-            rows.push(crate::report::GameRow::new(
-                i as u64 + 1,
-                i as u32 + 1,
-                &record,
-            ));
-            if args.json {
-                let mut stdout = std::io::stdout().lock();
-                let _ = serde_json::to_writer(&mut stdout, &record);
-                let _ = writeln!(stdout);
-                let _ = stdout.flush();
-            }
-        }
-    }
-    if !waiting.is_empty() {
-        // A game never told holds up every later one: arena's failure, said, not passed over.
-        failed.get_or_insert(Error::Internal(format!(
-            "game {} ended without a result; {} later game(s) were played but not told",
-            next + 1,
-            waiting.len()
-        )));
-    }
     let input = crate::report::html::ReportInput {
         title: format!("{} vs {}", names[0], names[1]),
         game,
         params: args.matched.params.pairs(),
         format: "duel",
         names: &names,
-        rows: &rows,
+        rows: &told.rows,
     };
     let ready = duel.live.as_ref().map(Live::finish).unwrap_or_default();
-    // The logs go to disk, then the records of the games told (as a tournament keeps them: for
-    // scripts, and for `arena report` to write the page again; written once, at the end: a duel
-    // has nothing to resume), while the page is drawn: waiting for the disk, and drawing on
-    // every core, overlap.
-    let page = crate::report::html::write_alongside(&out, &input, ready, || {
-        crate::referee::log::sync_folder(&logs)?;
-        crate::report::write_atomic(&out.join("games.csv"), &crate::report::games_csv(&rows))
-    })?;
-    eprintln!("arena: report in {}", page.display());
-    let games = &tally.games;
-    say(&format!(
-        "{} vs {}: {}, {}, {} for {} (score {}-{})",
-        names[0],
-        names[1],
-        plural(games.wins, "win", "wins"),
-        plural(games.draws, "draw", "draws"),
-        plural(games.losses, "loss", "losses"),
-        names[0],
-        points[0],
-        points[1]
-    ));
-    for line in summary::lines(&tally) {
-        say(&line);
+    let page = crate::report::html::write(&out, &input, ready);
+    if let Ok(page) = &page {
+        eprintln!("arena: report in {}", page.display());
     }
-    if let Some(sprt) = &sprt {
-        say(&sprt.conclusion(&names));
-    }
-    if args.json {
-        let mut stdout = std::io::stdout().lock();
-        let _ = serde_json::to_writer(&mut stdout, &summary::json(&tally, sprt.as_ref()));
-        let _ = writeln!(stdout);
-        let _ = stdout.flush();
-    }
+    let interrupted = *duel.signals.borrow() > 0;
+    told.summarize(interrupted);
     if let Some(e) = failed {
         return Err(e);
     }
-    if !unplayed.is_empty() {
-        let ids: Vec<String> = unplayed.iter().map(usize::to_string).collect();
+    page?;
+    if interrupted {
+        eprintln!(
+            "arena: stopped with {} recorded in {} (a duel is not resumed)",
+            plural(told.rows.len() as u64, "game", "games"),
+            out.join("games.csv").display()
+        );
+        return Err(Error::Interrupted);
+    }
+    if !told.unplayed.is_empty() {
+        let ids: Vec<String> = told.unplayed.iter().map(usize::to_string).collect();
         return Err(Error::Unplayed(format!(
             "{} of {} could not be played ({} {}): arena could not set {} up (see above); \
              no one is to blame",
-            unplayed.len(),
+            ids.len(),
             plural(args.games.into(), "game", "games"),
             if ids.len() == 1 { "game" } else { "games" },
             ids.join(", "),
@@ -552,6 +432,105 @@ pub async fn run(args: Options) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The games of the duel as they are over: played one at a time on this thread, or by one
+/// worker per job on `threads`. A worker's task lost (a bug in arena) comes as an error. Over
+/// once no game may start and every game started is over.
+fn games_over<'a>(
+    duel: &Arc<Duel>,
+    threads: Option<&'a GameThreads>,
+    games: usize,
+) -> Pin<Box<dyn Stream<Item = Joined> + 'a>> {
+    let Some(threads) = threads else {
+        let (stopping, duel) = (Arc::clone(duel), Arc::clone(duel));
+        return Box::pin(
+            futures_util::stream::iter(0..games)
+                .take_while(move |_| std::future::ready(!stopping.stopping()))
+                .then(move |i| {
+                    let duel = Arc::clone(&duel);
+                    async move { Ok(duel.play(i).await) }
+                }),
+        );
+    };
+    let (done, mut results) = tokio::sync::mpsc::unbounded_channel();
+    let next = Arc::new(AtomicUsize::new(0));
+    let workers: futures_util::stream::FuturesUnordered<_> = (0..threads.jobs())
+        .map(|_| threads.spawn(Arc::clone(duel).work(Arc::clone(&next), games, done.clone())))
+        .collect();
+    drop(done);
+    let lost = workers.filter_map(|joined| std::future::ready(joined.err().map(Err)));
+    let results = futures_util::stream::poll_fn(move |cx| results.poll_recv(cx)).map(Ok);
+    Box::pin(futures_util::stream::select(results, lost))
+}
+
+/// Record each game as it is over (its log, then its row in games.csv, on disk before it
+/// counts: `Journal`), and tell it in the order of the games. The first failure that is
+/// arena's own, if any: no game starts after it, and the games already played are still
+/// recorded, told and summed up.
+async fn record(
+    duel: &Duel,
+    mut finished: Pin<Box<dyn Stream<Item = Joined> + '_>>,
+    mut journal: Journal<usize>,
+    told: &mut Told<'_>,
+) -> Option<Error> {
+    let mut failed = None;
+    let mut fail = |e: Error| {
+        duel.stop.store(true, Ordering::Relaxed);
+        failed.get_or_insert(e);
+    };
+    let mut playing = true;
+    while playing || !journal.is_idle() {
+        tokio::select! {
+            over = finished.next(), if playing => match over {
+                None => playing = false,
+                Some(Err(e)) => fail(Error::Internal(format!("a game's task: {e}"))),
+                Some(Ok((i, Some(Ok(played))))) => {
+                    let row = GameRow::new(i as u64 + 1, i as u32 + 1, &played.record);
+                    journal.push(i, played, row);
+                }
+                Some(Ok((i, Some(Err(Error::Setup(why)))))) => told.add(i, Outcome::Unplayed(why)),
+                Some(Ok((i, Some(Err(e))))) => {
+                    fail(e);
+                    told.add(i, Outcome::Lost);
+                }
+                Some(Ok((i, None))) => {
+                    // Abandoned: what its bots left goes too (on the reaper's thread).
+                    crate::bot::reaper::sweep();
+                    told.add(i, Outcome::Lost);
+                }
+            },
+            trip = journal.next(!playing, |_| None) => match trip {
+                Trip::Recorded(games, _) => {
+                    for (i, record, row) in games {
+                        told.add(i, Outcome::Recorded(Box::new(record), row));
+                    }
+                }
+                Trip::Unrecorded(games, e) => {
+                    let ids: Vec<String> = games.iter().map(|i| (i + 1).to_string()).collect();
+                    crate::out::warn(&format!(
+                        "arena: not recorded, so counted for no one: {} {}",
+                        if ids.len() == 1 { "game" } else { "games" },
+                        ids.join(", ")
+                    ));
+                    fail(e);
+                    for i in games {
+                        told.add(i, Outcome::Lost);
+                    }
+                }
+            },
+        }
+        if told.decided() {
+            duel.stop.store(true, Ordering::Relaxed);
+        }
+    }
+    if let Some((first, later)) = told.untold() {
+        // A game never told holds up every later one: arena's failure, said, not passed over.
+        fail(Error::Internal(format!(
+            "game {first} ended without a result; {later} later game(s) were played but not told"
+        )));
+    }
+    failed
 }
 
 #[cfg(test)]

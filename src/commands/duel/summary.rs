@@ -42,8 +42,9 @@ impl SprtState {
         format!("LLR {:.2} ({lower:.2}, {upper:.2})", self.llr)
     }
 
-    /// The conclusion: which hypothesis was accepted and when, or that the games ran out.
-    pub fn conclusion(&self, names: &[String; 2]) -> String {
+    /// The conclusion: which hypothesis was accepted and when, or that there is none: the games
+    /// ran out, or the duel was stopped with `stopped` games recorded.
+    pub fn conclusion(&self, names: &[String; 2], stopped: Option<u64>) -> String {
         let t = &self.test;
         let model = t.model().as_str();
         let head = format!(
@@ -66,10 +67,17 @@ impl SprtState {
                 t.elo1(),
                 self.progress()
             ),
-            None => format!(
-                "{head}no verdict: the games ran out first, {}",
-                self.progress()
-            ),
+            None => match stopped {
+                Some(games) => format!(
+                    "{head}no verdict yet: stopped with {} recorded, {}",
+                    crate::out::plural(games, "game", "games"),
+                    self.progress()
+                ),
+                None => format!(
+                    "{head}no verdict: the games ran out first, {}",
+                    self.progress()
+                ),
+            },
         }
     }
 
@@ -162,8 +170,9 @@ fn interval_json(interval: Option<Interval>) -> Value {
     })
 }
 
-/// The final summary object of `--json`: `{"summary": {...}}`.
-pub fn json(tally: &Tally, sprt: Option<&SprtState>) -> Value {
+/// The final summary object of `--json`: `{"summary": {...}}`; `interrupted` when the duel was
+/// stopped by a signal before its end.
+pub fn json(tally: &Tally, sprt: Option<&SprtState>, interrupted: bool) -> Value {
     let games = Summary::new(&tally.games, None);
     let p = &tally.pairs;
     let pairs = (p.pairs() > 0).then(|| tally.summary());
@@ -183,6 +192,7 @@ pub fn json(tally: &Tally, sprt: Option<&SprtState>) -> Value {
         "pair_normalized_elo": interval_json(pairs.and_then(|s| s.normalized_elo)),
         "pair_los": pairs.and_then(|s| s.los),
         "sprt": sprt.map(SprtState::json),
+        "interrupted": interrupted,
     }})
 }
 
@@ -212,7 +222,7 @@ mod tests {
         assert_eq!((state.llr, state.decided), (llr, decided));
         assert!(
             state
-                .conclusion(&["a".into(), "b".into()])
+                .conclusion(&["a".into(), "b".into()], None)
                 .contains(&format!("after {}", decided.unwrap().1))
         );
     }
