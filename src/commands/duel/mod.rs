@@ -476,7 +476,8 @@ pub async fn run(args: Options) -> Result<()> {
             ));
             if args.json {
                 let mut stdout = std::io::stdout().lock();
-                let _ = serde_json::to_writer(&mut stdout, &record);
+                // One line for any reader: a detail may quote a bot's JSON string.
+                let _ = crate::games::line_breaks::write_json(&mut stdout, &record);
                 let _ = writeln!(stdout);
                 let _ = stdout.flush();
             }
