@@ -32,11 +32,15 @@ pub fn warn(text: &str) {
 }
 
 /// `text` safe for a terminal: newlines and tabs stay; every other control character (C0, DEL,
-/// C1) and the bidirectional overrides that reorder what is shown become visible escapes.
+/// C1), the bidirectional overrides that reorder what is shown, and the line and paragraph
+/// separators (a script reading arena's lines may end a line there) become visible escapes.
 pub fn shown(text: &str) -> Cow<'_, str> {
     let unsafe_char = |c: char| {
         (c.is_control() && c != '\n' && c != '\t')
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            || matches!(
+                c,
+                '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}'
+            )
     };
     if !text.contains(unsafe_char) {
         return Cow::Borrowed(text);
@@ -73,6 +77,7 @@ mod tests {
         );
         assert_eq!(shown("a\x07b\x7fc\u{9b}d"), "a\\x07b\\x7fc\\x9bd");
         assert_eq!(shown("x\u{202e}y"), "x\\u{202e}y");
+        assert_eq!(shown("1\u{2028}0\u{2029}"), "1\\u{2028}0\\u{2029}");
         assert_eq!(shown("é ♜ 名"), "é ♜ 名");
     }
 }

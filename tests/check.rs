@@ -63,6 +63,23 @@ fn garbage_is_quoted_with_what_was_expected() {
 }
 
 #[test]
+fn a_line_break_inside_a_line_is_quoted_and_named() {
+    let (report, code) = check(&bot("misbehave.py", "breaks 1"), &["--games", "1"]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(
+        report.contains("the last of the 2 lines it sent: 'ROCK\\rPAPER'"),
+        "{report}"
+    );
+    assert!(
+        words(&report).contains(
+            "hint: end each line with a newline (\\n, or \\r\\n) and put no other line break \
+             inside it: a carriage return,"
+        ),
+        "{report}"
+    );
+}
+
+#[test]
 fn a_hang_reports_the_move_and_the_flush_hint() {
     let (report, code) = check(
         &bot("misbehave.py", "hang 1"),

@@ -105,6 +105,36 @@ fn bytes_that_are_not_utf8_are_a_protocol_failure() {
 }
 
 #[test]
+fn a_line_holding_a_line_break_is_a_protocol_failure_that_names_it() {
+    let (r, log) = misbehave("breaks", &[]);
+    assert_lost(
+        &r,
+        "protocol",
+        "sent 'ROCK\\rPAPER': a carriage return inside its line, where some readers end a line",
+    );
+    assert_eq!(r["cause"], "line_break");
+    // The log keeps the line as it came; the opponent was told RETIRE, not either move.
+    assert!(
+        log.iter()
+            .any(|e| e["from"] == 0 && e["line"] == "ROCK\rPAPER")
+    );
+    assert!(log.iter().any(|e| e["to"] == 1 && e["line"] == "RETIRE"));
+}
+
+#[test]
+fn a_windows_bots_crlf_is_an_ordinary_line_end() {
+    let (r, log) = misbehave("crlf", &[]);
+    assert!(
+        matches!(r["reason"].as_str(), Some("normal" | "draw")),
+        "{r}"
+    );
+    assert_eq!(r["plies"], 10, "{r}");
+    let moves: Vec<&serde_json::Value> = log.iter().filter(|e| e["from"] == 0).collect();
+    assert_eq!(moves.len(), 10);
+    assert!(moves.iter().all(|e| e["line"] == "ROCK"), "{moves:?}");
+}
+
+#[test]
 fn a_child_holding_the_pipe_open_is_killed_with_the_bot() {
     let marker = format!("{}.{}", 3000 + std::process::id() % 1000, 4321);
     let (r, _) = misbehave("fork", &[&marker]);

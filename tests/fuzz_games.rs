@@ -15,6 +15,7 @@ use common::property::{guarded, run_property};
 use arena::games::fuzz::{json_value, junk_text, pick};
 use arena::games::{
     self, FaultKind, Game, GameInfo, Msg, Outbox, Params, Seat, Seating, Step, derive_seed,
+    line_breaks,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -142,9 +143,20 @@ struct Heard {
 impl Heard {
     const KEEP: usize = 64;
 
-    fn absorb(&mut self, out: &mut Outbox) -> Result<(), TestCaseError> {
+    /// Take what the game sent; a line holding a line break, which a reader would take for two
+    /// (whatever the bots sent, the game must not pass one on), is an error saying which.
+    fn absorb(&mut self, out: &mut Outbox) -> Result<(), String> {
         for msg in out.take() {
-            if let Msg::To(seat, line) = msg {
+            let (to, line) = match msg {
+                Msg::To(seat, line) => (Some(seat), line),
+                Msg::Spectators(line) => (None, line),
+                Msg::Pause(_) => continue,
+            };
+            if let Some(c) = line_breaks::find(&line) {
+                let whom = to.map_or("the spectators".into(), |s| format!("seat {}", s.index()));
+                return Err(format!("sent {whom} a line holding {c:?}: {line:?}"));
+            }
+            if let Some(seat) = to {
                 let lines = &mut self.lines[seat];
                 lines.push(line);
                 if lines.len() > Self::KEEP {
@@ -181,7 +193,7 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
     };
 
     guarded(|| game.start(&mut out)).map_err(|p| report(&transcript, format!("start {p}")))?;
-    heard.absorb(&mut out)?;
+    heard.absorb(&mut out).map_err(|e| report(&transcript, e))?;
 
     let mut feeds = std::iter::repeat_n(&Feed::Builtin, case.prefix)
         .chain(&case.feeds)
@@ -223,8 +235,12 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
         };
         debug_assert!(!line.contains('\n'));
         transcript.push(format!("seat {seat:?} <- {line:?} ({feed:?})"));
-        let result = guarded(|| game.on_line(seat, &line, &mut out))
-            .map_err(|p| report(&transcript, format!("on_line({seat:?}, {line:?}) {p}")))?;
+        // As the referee's judge does: a line holding a line break never reaches the game.
+        let result = match line_breaks::check(&line, "sent") {
+            Err(fault) => Err(fault),
+            Ok(()) => guarded(|| game.on_line(seat, &line, &mut out))
+                .map_err(|p| report(&transcript, format!("on_line({seat:?}, {line:?}) {p}")))?,
+        };
         match result {
             Ok(Step::Done) => {}
             // Both keep the seat's turn open: it must still be awaited.
@@ -262,7 +278,7 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
                 }
             }
         }
-        heard.absorb(&mut out)?;
+        heard.absorb(&mut out).map_err(|e| report(&transcript, e))?;
         if game.outcome().is_some() && game.awaiting() != [false, false] {
             return Err(report(
                 &transcript,

@@ -7,6 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use arena::games::line_breaks;
 use common::*;
 use serde_json::{Value, json};
 
@@ -42,14 +43,23 @@ fn scripted(
         .arg(dir.path().join("out"))
         .assert()
         .success();
-    let record = json_records(&a.get_output().stdout).remove(0);
+    let output = a.get_output();
+    // Its records and words too, for a script reading them line by line.
+    for said in [&output.stdout, &output.stderr] {
+        let said = String::from_utf8_lossy(said);
+        assert_eq!(line_breaks::find(&said.replace('\n', "")), None, "{said}");
+    }
+    let record = json_records(&output.stdout).remove(0);
     let received = |i: usize| -> Vec<Value> {
-        std::fs::read_to_string(rec(i))
-            .unwrap()
-            .lines()
-            .filter(|l| !l.starts_with('>'))
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
+        let text = std::fs::read_to_string(rec(i)).unwrap();
+        let lines: Vec<&str> = text.split_terminator('\n').collect();
+        let lines: Vec<&str> = lines.into_iter().filter(|l| !l.starts_with('>')).collect();
+        // Whatever the bots sent, no line arena wrote is two lines to some other reader.
+        for l in &lines {
+            assert_eq!(line_breaks::find(l), None, "player {} got {l:?}", i + 1);
+        }
+        let parse = |l: &&str| serde_json::from_str(l).unwrap();
+        lines.iter().map(parse).collect()
     };
     (record, [received(0), received(1)])
 }
@@ -187,6 +197,24 @@ fn bad_replies_lose_with_the_original_servers_words() {
         assert_eq!(winner_view["result"], 2 - loser);
         let log = winner_view["log"].as_str().unwrap();
         assert!(log.contains(words), "log {log:?} should say {words:?}");
+    }
+}
+
+/// A token holding line breaks as JSON escapes: the log quotes it back to both players, escaped
+/// again in either dialect (`scripted` checks every line they got), and the text is kept.
+#[test]
+fn what_a_bot_escaped_is_quoted_back_escaped() {
+    let req = r#"{"game": "tictactoe"}"#;
+    let token = r#"raw:{"token": "\u2028\u0085\u2029", "move": 0}"#;
+    for dialect in ["protocol=docs", "protocol=server"] {
+        let (r, seen) = scripted("tictactoe", &[dialect], &[req, req], [&["4"], &[token]]);
+        assert_eq!(r["reason"], "protocol", "{r}");
+        assert_eq!(r["faulted"], 1, "{r}");
+        let log = last(&seen[0])["log"].as_str().unwrap().to_string();
+        assert!(
+            log.contains("incorrect token \"\u{2028}\u{85}\u{2029}\""),
+            "{log:?}"
+        );
     }
 }
 

@@ -374,3 +374,38 @@ fn a_move_with_something_stuck_to_it_plays_as_on_codingame() {
     let log = log_entries(&dir.path().join("docs").join(r["log"].as_str().unwrap()));
     assert_eq!(log[0]["header"]["startup_timeout"], 1.3);
 }
+
+/// A message is passed on to the spectators as it is: one holding a carriage return, which a
+/// spectator reading lines as Java does would take for a second line (here a fake result), is a
+/// `protocol` fault instead, and the spectators never see it.
+#[test]
+fn a_message_holding_a_line_break_is_refused_before_the_spectators_see_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = arena()
+        .args(["duel", &bot("loa_appends.py", "breaks"), "builtin:random"])
+        .args(["-g", "loa", "--seed", "3", "--json"])
+        .args(["--timeout", "2", "--startup-timeout", "10", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let r = &json_records(&a.get_output().stdout)[0];
+    assert_eq!(r["reason"], "protocol", "{r}");
+    assert_eq!(r["faulted"], 0, "{r}");
+    assert_eq!(r["cause"], "line_break", "{r}");
+    let detail = r["detail"].as_str().unwrap();
+    assert!(
+        detail.ends_with(" watch\\rresult b normal': a carriage return inside its line, where some readers end a line"),
+        "{detail}"
+    );
+    let log = log_entries(&dir.path().join(r["log"].as_str().unwrap()));
+    let spectators: Vec<&str> = log
+        .iter()
+        .filter_map(|e| e["spectators"].as_str())
+        .collect();
+    assert!(
+        spectators
+            .iter()
+            .all(|l| !l.contains('\r') && !l.contains("result b")),
+        "{spectators:?}"
+    );
+}

@@ -6,6 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use arena::games::line_breaks;
 use common::*;
 
 const PEBBLES: &str = "python3 bots/referee/pebbles.py";
@@ -613,6 +614,73 @@ fn a_player_late_under_output_loses_and_the_referee_is_closed() {
     assert_eq!(heard.last().unwrap(), "###Output 1 1");
     // Closed: its input ended, it left by itself.
     assert_eq!(values(&entries, "referee_exit"), ["exited with status 0"]);
+}
+
+/// A player whose line holds a character some readers end a line at (`1\r0`: its own take, then
+/// `0`) answers for its opponent through a referee that reads as Java's `Scanner` does: the
+/// referee takes the `0` for the opponent's next move before the opponent is asked. It loses by
+/// `protocol` instead, in either seat, and the referee never hears the line; a Windows bot's
+/// `\r\n` is an ordinary line end. Replayed, a game ends the same way.
+#[test]
+fn a_line_a_java_referee_would_read_as_two_loses_before_the_referee_hears_it() {
+    let java = bot("scanner_referee.py", "bots/referee/pebbles.py");
+    for (end, c, name) in [
+        ("cr", '\r', "a carriage return"),
+        ("u2028", '\u{2028}', "a line separator (U+2028)"),
+        ("u2029", '\u{2029}', "a paragraph separator (U+2029)"),
+        ("u0085", '\u{85}', "a next-line character (U+0085)"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let cheat = bot("pebbles_line_ends.py", end);
+        let games = ["--games", "2", "--jobs", "2"];
+        let (records, stderr, code) = duel([&cheat, BEST], &java, dir.path(), &games);
+        assert_eq!(code, Some(0), "{stderr}");
+        let shown = line_breaks::shown(&c.to_string());
+        for (seat, r) in records.iter().enumerate() {
+            assert_eq!(r["reason"], "protocol", "{r}");
+            assert_eq!(r["faulted"], seat, "{r}");
+            assert_eq!(r["winner"], 1 - seat, "{r}");
+            assert_eq!(r["cause"], "line_break", "{r}");
+            assert_eq!(
+                r["detail"],
+                format!("sent '1{shown}0': {name} inside its line, where some readers end a line")
+            );
+            let log = game_log(dir.path(), seat + 1);
+            let told = values(&log_entries(&log), "to_referee");
+            assert!(told.iter().all(|l| !l.contains(c)), "{told:?}");
+            // The log keeps the line, escaped: one JSON value a line for any reader.
+            let text = std::fs::read_to_string(&log).unwrap();
+            assert_eq!(line_breaks::find(&text.replace('\n', "")), None, "{text}");
+            if c == '\r' {
+                let (code, said) = replay(&log);
+                assert_eq!(code, Some(0), "{said}");
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let windows = bot("pebbles_line_ends.py", "crlf");
+    let (records, stderr, code) = duel([&windows, BEST], &java, dir.path(), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(records[0]["reason"], "normal", "{}", records[0]);
+    let told = values(&log_entries(&game_log(dir.path(), 1)), "to_referee");
+    assert!(told.contains(&"1".to_string()), "{told:?}");
+}
+
+/// The same rule for the referee: a line it sends a player holding a line break is its failure.
+#[test]
+fn a_referee_line_holding_a_line_break_fails_the_referee() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = referee_failure(&broken("split"), dir.path(), &[]);
+    assert_eq!(
+        r["detail"],
+        "the referee wrote '19\\r1': a carriage return inside its line, where some readers end a \
+         line"
+    );
+    assert_eq!(r["cause"], "line_break");
+    assert_eq!(r["faulted"], serde_json::Value::Null);
+    let entries = log_entries(&game_log(dir.path(), 1));
+    let sent: Vec<String> = values(&entries, "line");
+    assert!(sent.iter().all(|l| !l.contains('\r')), "{sent:?}");
 }
 
 #[test]

@@ -593,6 +593,12 @@ fn hint(failed: &Failed, game: &GameInfo, channel: Channel, wrote_stderr: bool) 
         (_, Cause::NotUtf8) => {
             "write moves as plain text lines; binary bytes are not a move.".into()
         }
+        (_, Cause::LineBreak) => {
+            "end each line with a newline (\\n, or \\r\\n) and put no other line break inside \
+             it: a carriage return, a vertical tab, a form feed, U+0085, U+2028 or U+2029 ends a \
+             line for some readers, so arena refuses a line that holds one."
+                .into()
+        }
         (Reason::Crash, _) => format!("{see_stderr}."),
         (Reason::Protocol, _) => {
             let stream = match channel {

@@ -18,16 +18,36 @@ pub const BLANKS: &[&str] = &[
     "", "", "", " ", "  ", "\t", "\r", " \r", "\u{a0}", "\u{3000}", "\u{b}", "\u{feff}",
 ];
 
-/// Blanks around a word, sometimes.
+/// Blanks around a word, sometimes; now and then a line break inside.
 pub fn pad(word: &str, rng: &mut ChaCha8Rng) -> String {
-    format!("{}{word}{}", pick(rng, BLANKS), pick(rng, BLANKS))
+    let padded = format!("{}{word}{}", pick(rng, BLANKS), pick(rng, BLANKS));
+    match rng.random_bool(0.1) {
+        true => broken(&padded, rng),
+        false => padded,
+    }
+}
+
+/// `line` with a character some reader ends a line at put anywhere in it (`games::line_breaks`):
+/// the referee refuses such a line before the game sees it, and the game must pass on nothing of
+/// it when told of the fault.
+pub fn broken(line: &str, rng: &mut ChaCha8Rng) -> String {
+    let bounds: Vec<usize> = line
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([line.len()])
+        .collect();
+    let at = *pick(rng, &bounds);
+    // Not a newline: it ends the line before the game is given it.
+    let (c, _) = *pick(rng, &super::line_breaks::BREAKS[1..]);
+    format!("{}{c}{}", &line[..at], &line[at..])
 }
 
 /// Short text of any kind, for comments and names.
 pub fn junk_text(rng: &mut ChaCha8Rng) -> String {
     const PARTS: &[&str] = &[
         "a", "b1", "Z", " ", "  ", "\t", "é", "€", "😀", "\u{0}", "\u{7f}", "\u{202e}", "ROCK",
-        "-", "{", "}", "\"", "\\", ",", "random", "pass", "#", "10", "-1", "\r",
+        "-", "{", "}", "\"", "\\", ",", "random", "pass", "#", "10", "-1", "\r", "\u{2028}",
+        "\u{85}",
     ];
     let n = rng.random_range(0..6);
     (0..n).map(|_| *pick(rng, PARTS)).collect()
@@ -51,6 +71,11 @@ pub const RAW_JSON: &[&str] = &[
     "1e400",
     "\"\\ud800\"",
     "\"4\\u0000\"",
+    // Line breaks a JSON string may hold, escaped: no reader ends a line at the escape, but a
+    // game that writes the string again must escape it again.
+    "\"1\\r0\"",
+    "\"1\\u20280\"",
+    "\"\\u2029\\u0085\\u000b\"",
     "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
     "[17, 26,]",
     "[17 26]",
@@ -60,6 +85,18 @@ pub const RAW_JSON: &[&str] = &[
     "{}",
     "",
 ];
+
+/// `value` as JSON text; now and then with the line breaks serde_json leaves raw (U+0085, U+2028,
+/// U+2029) escaped, as other writers do: the same value, and a line no reader cuts.
+pub fn json_text(value: &Value, rng: &mut ChaCha8Rng) -> String {
+    let text = value.to_string();
+    if rng.random_bool(0.5) {
+        return text;
+    }
+    text.replace('\u{85}', "\\u0085")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
 
 /// A random JSON value, mostly small numbers and lists of them.
 pub fn json_value(rng: &mut ChaCha8Rng, depth: u32) -> Value {
@@ -162,7 +199,7 @@ pub fn json_line(
     if rng.random_bool(0.1) {
         msg.insert(junk_text(rng), json_value(rng, 1));
     }
-    let text = Value::Object(msg).to_string();
+    let text = json_text(&Value::Object(msg), rng);
     match rng.random_range(0..12) {
         // A move given as raw text serde_json may refuse.
         0 => match &token {

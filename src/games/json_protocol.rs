@@ -60,7 +60,8 @@ impl Dialect {
     /// A message as this dialect writes it.
     fn json<T: Serialize + ?Sized>(self, value: &T) -> String {
         match self {
-            Dialect::Docs => serde_json::to_string(value).expect("a message serialises"),
+            // One line for every reader, whatever a bot's JSON escapes made a string hold.
+            Dialect::Docs => super::line_breaks::json(value),
             Dialect::Server => {
                 let mut bytes = Vec::new();
                 let mut ser = serde_json::Serializer::with_formatter(&mut bytes, PythonFormatter);

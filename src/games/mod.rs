@@ -17,6 +17,7 @@ pub mod draughts;
 pub mod fuzz;
 pub mod json_protocol;
 pub mod krom;
+pub mod line_breaks;
 pub mod line_protocol;
 pub mod loa;
 /// A game for the tests alone, built in only with the feature `test-game` (which `cargo test`
@@ -133,7 +134,8 @@ pub enum FaultKind {
     Crash,
     /// A well-formed move that the rules forbid.
     Illegal,
-    /// A line that is not a move at all: garbage, too long, not UTF-8, a wrong token.
+    /// A line that is not a move at all: garbage, too long, not UTF-8, a line break inside it,
+    /// a wrong token.
     Protocol,
     /// The kernel killed the bot for using more than its memory limit.
     Memory,
@@ -173,6 +175,9 @@ pub enum Cause {
     TooLong,
     /// Its output was not text.
     NotUtf8,
+    /// Its line held a character some readers end a line at (a carriage return, U+2028...), so
+    /// that it would be two lines to them: see `games::line_breaks`.
+    LineBreak,
     /// Reading its output failed.
     ReadError,
     /// The program could not be started (missing, not executable).

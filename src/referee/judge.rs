@@ -1,7 +1,7 @@
 //! The judge: a game plus the failures seen so far, deciding the result. Shared by the live
 //! referee and by `arena replay`, so a replayed log is judged by exactly the same code.
 
-use crate::games::{Cause, Fault, Game, Outbox, Reason, Seat, Step};
+use crate::games::{Cause, Fault, Game, Outbox, Reason, Seat, Step, line_breaks};
 
 /// The result of a finished game, as the record and `--json` give it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -89,16 +89,18 @@ impl Judge {
     }
 
     /// Give a line of the referee program's to the game; a line that breaks the protocol
-    /// becomes the referee's failure, returned to be logged.
+    /// becomes the referee's failure, returned to be logged. A line holding a line break is one:
+    /// a player reading it could take it for two (`games::line_breaks`).
     pub fn referee_line(&mut self, line: &str, out: &mut Outbox) -> Result<(), Fault> {
         let Some(program) = self.game.program() else {
             return Ok(());
         };
-        program.on_referee_line(line, out).map_err(|why| {
-            let f = Fault::protocol(format!("broke the protocol: {why}"));
-            self.referee_failed(f.clone());
-            f
-        })
+        let heard = line_breaks::check(line, "wrote").and_then(|()| {
+            program
+                .on_referee_line(line, out)
+                .map_err(|why| Fault::protocol(format!("broke the protocol: {why}")))
+        });
+        heard.inspect_err(|f| self.referee_failed(f.clone()))
     }
 
     /// Record the referee program's failure (once): the game is over, and counts for no one.
@@ -110,9 +112,11 @@ impl Judge {
         self.referee_fault.as_ref()
     }
 
-    /// Give a line to the game; a refused line becomes the seat's fault.
+    /// Give a line to the game; a refused line becomes the seat's fault. A line holding a line
+    /// break is refused before the game sees it, whatever the game: it could be two lines to
+    /// whoever the game passes it on to (`games::line_breaks`).
     pub fn line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
-        let r = self.game.on_line(seat, line, out);
+        let r = line_breaks::check(line, "sent").and_then(|()| self.game.on_line(seat, line, out));
         if let Err(f) = &r {
             self.fault(seat, f.clone(), out);
         }

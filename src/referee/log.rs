@@ -428,7 +428,8 @@ impl GameLog {
         if self.error.is_some() {
             return;
         }
-        let r = serde_json::to_writer(&mut self.out, entry)
+        // One line for any reader, whatever line breaks a bot's line held.
+        let r = crate::games::line_breaks::write_json(&mut self.out, entry)
             .map_err(std::io::Error::from)
             .and_then(|_| self.out.write_all(b"\n"));
         if let Err(e) = r {

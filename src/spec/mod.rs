@@ -12,7 +12,7 @@ use toml::Spanned;
 use crate::bot::{BotCommand, BotSpec, Channel, Limits, Sandbox};
 use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
-use crate::games::{self, GameInfo, Params};
+use crate::games::{self, GameInfo, Params, line_breaks};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -303,9 +303,12 @@ fn check_name(name: &str) -> std::result::Result<(), String> {
     if name.trim().is_empty() {
         return Err("must not be empty".into());
     }
-    if name.contains(['/', '\\', '\n', '\r', ',', '"']) || name == "." || name == ".." {
+    // A name is a line of some games' streams: none of the characters a reader ends a line at.
+    let breaks = line_breaks::find(name).is_some();
+    if breaks || name.contains(['/', '\\', ',', '"']) || name == "." || name == ".." {
         return Err(format!(
-            "'{name}' cannot be used: names may not contain / \\ , \" or line breaks"
+            "'{}' cannot be used: names may not contain / \\ , \" or line breaks",
+            line_breaks::shown(name)
         ));
     }
     Ok(())
@@ -773,6 +776,11 @@ command = "builtin:greedy"
             (
                 GOOD.replace("name = \"class\"", "name = \"../up\""),
                 "t.toml:1:8: name '../up' cannot be used",
+            ),
+            (
+                // The names are lines of royalur's stream: a reader would see two.
+                GOOD.replace("name = \"bob\"", "name = \"bo\\u2028b\""),
+                "t.toml:11:8: bot name 'bo\\u{2028}b' cannot be used: names may not contain",
             ),
             (
                 GOOD.replace("timeout = 2", "random_plies = 2"),

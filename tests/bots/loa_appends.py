@@ -1,9 +1,14 @@
 """A Lines of Action bot as CodinGame players write them: it writes its move with something stuck
 to it, as CodinGame's referee allows (`b1b3;`, `b1b3x`, `b1b3;eval=2 msg`), and reads every turn
-in full. It plays the first legal move it is offered, in turn with each way of writing it."""
+in full. It plays the first legal move it is offered, in turn with each way of writing it.
+
+With the argument `breaks` its message holds a carriage return and a fake result line after it,
+which a spectator reading lines as Java does would take for the end of the game."""
 import sys
 
 FORMS = ["{};", "{}x", "{};eval=2 thinking hard", "{} plain message"]
+if sys.argv[1:] == ["breaks"]:
+    FORMS = ["{} watch\rresult b normal"]
 
 
 def line():

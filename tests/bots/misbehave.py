@@ -4,7 +4,8 @@
 Usage: misbehave.py MODE [ROUNDS_FIRST [SLEEP]]
 MODE: crash (exit 3), hang (sleep forever), garbage (send 'ROCKS'), flood (a long line with no
 newline), late (answer 1.5 s late), fork (start a child that keeps stdout open, then exit),
-utf8 (send bytes that are not UTF-8).
+utf8 (send bytes that are not UTF-8), breaks (send 'ROCK\rPAPER': two lines to some readers), crlf
+(play ROCK to the end, each line ending in \r\n as a Windows bot's do).
 """
 import os
 import sys
@@ -45,6 +46,15 @@ elif mode == "fork":
     if os.fork() == 0:
         os.execvp("sleep", ["sleep", sleep])
     sys.exit(0)
+elif mode == "breaks":
+    print("ROCK\rPAPER", flush=True)
+    sys.stdin.readline()
+elif mode == "crlf":
+    while True:
+        sys.stdout.write("ROCK\r\n")
+        sys.stdout.flush()
+        if not sys.stdin.readline():
+            sys.exit(0)
 elif mode == "utf8":
     sys.stdout.buffer.write(b"\xff\xfeROCK\n")
     sys.stdout.flush()

@@ -11,7 +11,8 @@ then, by MODE:
   flood    writes an ###Input block of 20,000 short lines to player 0, then ends the game;
   wide     the same with 400 lines of 60,000 bytes (24 MB);
   long     asks player 0 for 50 more moves, then ends the game (player 0 won);
-  error N  reports an error of player 0 N characters long, then ends the game with a draw.
+  error N  reports an error of player 0 N characters long, then ends the game with a draw;
+  split    sends player 1 the line `19\r1`, which a reader splitting at `\r` takes for two.
 MARKER is only there to find the process in /proc.
 """
 
@@ -59,6 +60,9 @@ if mode == "error":
 if mode == "spin":
     while True:
         pass
+if mode == "split":
+    say("###Input 1", "19\r1", "###Output 1 1")
+    sys.stdin.readline()
 if mode == "two":
     say("###Input 1", "19", "1", "###Output 1 2")
     first, second = sys.stdin.readline(), sys.stdin.readline()

@@ -157,10 +157,11 @@ impl<'a> Told<'a> {
     }
 }
 
-/// One JSON object on a line of stdout, at once.
+/// One JSON object on a line of stdout, at once: one line for any reader, though a detail may
+/// quote a bot's JSON string.
 fn print_json(value: &impl serde::Serialize) {
     let mut stdout = std::io::stdout().lock();
-    let _ = serde_json::to_writer(&mut stdout, value);
+    let _ = crate::games::line_breaks::write_json(&mut stdout, value);
     let _ = writeln!(stdout);
     let _ = stdout.flush();
 }

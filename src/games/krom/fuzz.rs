@@ -5,7 +5,7 @@ use rand_chacha::ChaCha8Rng;
 
 use serde_json::{Value, json};
 
-use crate::games::fuzz::{RAW_JSON, json_value, junk_text, pad, pick};
+use crate::games::fuzz::{RAW_JSON, json_text, json_value, junk_text, pad, pick};
 
 /// A krom action: mostly the right shape, with values on the board and a little off it.
 fn krom_action(rng: &mut ChaCha8Rng) -> Value {
@@ -17,7 +17,7 @@ fn krom_action(rng: &mut ChaCha8Rng) -> Value {
             _ => json!(rng.random_range(0i64..16)),
         }
     };
-    let mut items = match rng.random_range(0..6) {
+    let mut items = match rng.random_range(0..7) {
         0 => vec![
             json!("move"),
             coord(rng),
@@ -39,10 +39,12 @@ fn krom_action(rng: &mut ChaCha8Rng) -> Value {
         }
         3 => vec![json!("camo"), coord(rng), coord(rng)],
         4 => vec![json!("pass")],
-        _ => {
+        5 => {
             let name = pick(rng, &["hit", "hidden", "Move", "", "jump"]);
             vec![json!(name), coord(rng), coord(rng)]
         }
+        // Any text, which the refusal quotes back to everyone.
+        _ => vec![json!(junk_text(rng))],
     };
     // The wrong number of items, now and then.
     match rng.random_range(0..10) {
@@ -82,7 +84,7 @@ pub fn line(_heard: &[String], rng: &mut ChaCha8Rng) -> String {
         };
         msg.insert("moves".into(), moves);
     }
-    let text = Value::Object(msg).to_string();
+    let text = json_text(&Value::Object(msg), rng);
     match rng.random_range(0..10) {
         0 => {
             let cut = rng.random_range(0..=text.len());

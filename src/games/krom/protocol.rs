@@ -142,8 +142,9 @@ impl Event {
     }
 }
 
+/// A message on one line for every reader: the `over` log quotes what a bot sent.
 fn line(value: &impl Serialize) -> String {
-    serde_json::to_string(value).expect("a message serialises")
+    crate::games::line_breaks::json(value)
 }
 
 fn seconds(out: &Outbox) -> u64 {
@@ -712,6 +713,34 @@ mod tests {
         let spectators = lines_to(&msgs, None);
         assert_eq!(spectators.len(), 2);
         assert_eq!(g.awaiting(), [true, false]);
+    }
+
+    /// A bot's JSON may hold line breaks as escapes (`\u2028`), which the `over` log quotes back
+    /// to both players and the spectators: escaped again, never raw.
+    #[test]
+    fn the_over_log_quotes_what_a_bot_sent_on_one_line() {
+        let mut g = game(200);
+        let mut out = Outbox::default();
+        joined(&mut g, &mut out);
+        out.take();
+        let sent = r#"{"msg":"move","moves":[["jump\u2028\u0085\u2029\r"]]}"#;
+        let fault = g.on_line(First, sent, &mut out).unwrap_err();
+        g.on_fault(First, &fault, &mut out);
+        let msgs = out.take();
+        for m in &msgs {
+            if let Msg::To(_, l) | Msg::Spectators(l) = m {
+                assert_eq!(crate::games::line_breaks::find(l), None, "{l}");
+            }
+        }
+        let over = lines_to(&msgs, Some(Second)).pop().unwrap();
+        // The same text, once the JSON is read.
+        let why = &over["log"][0]["why"];
+        assert!(
+            why.as_str()
+                .unwrap()
+                .contains("[\"jump\u{2028}\u{85}\u{2029}\\r\"]"),
+            "{why}"
+        );
     }
 
     #[test]
