@@ -652,7 +652,7 @@ fn a_line_a_java_referee_would_read_as_two_loses_before_the_referee_hears_it() {
             let text = std::fs::read_to_string(&log).unwrap();
             assert_eq!(line_breaks::find(&text.replace('\n', "")), None, "{text}");
             if c == '\r' {
-                let (code, said) = replay(&log);
+                let (code, said) = replay(&log, &java);
                 assert_eq!(code, Some(0), "{said}");
             }
         }
