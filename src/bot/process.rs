@@ -274,7 +274,7 @@ impl Process {
         if let Some(n) = self.limits.processes
             && self.controlled.refused_processes()
         {
-            return format!("{how}: it ran into its limit of {n} processes");
+            return format!("{how}: it ran more processes than its limit of {n}");
         }
         // A limit that makes a call fail (rather than send a signal) shows only in what the bot
         // said as it died.
