@@ -14,7 +14,7 @@ use common::property::{guarded, run_property};
 
 use arena::games::fuzz::{json_value, junk_text, pick};
 use arena::games::{
-    self, FaultKind, Game, GameInfo, Msg, Outbox, Params, Seat, Seating, Step, derive_seed,
+    self, FaultKind, Game, GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step, derive_seed,
     line_breaks,
 };
 use proptest::collection::vec;
@@ -46,6 +46,8 @@ enum Feed {
 struct GameCase {
     /// The game's seed; the built-in bots and the generators derive theirs from it.
     seed: u64,
+    /// How many play: one of the numbers the game takes.
+    players: usize,
     /// Built-in moves before the feeds, to reach positions deep in the game.
     prefix: usize,
     feeds: Vec<Feed>,
@@ -84,25 +86,27 @@ fn feed() -> impl Strategy<Value = Feed> {
     ]
 }
 
-fn game_case(max_prefix: usize) -> impl Strategy<Value = GameCase> {
+fn game_case(info: &GameInfo, max_prefix: usize) -> impl Strategy<Value = GameCase> {
     (
         any::<u64>(),
+        info.players.clone(),
         0..=max_prefix,
         vec(feed(), 1..12),
         any::<bool>(),
     )
-        .prop_map(|(seed, prefix, feeds, finish)| GameCase {
+        .prop_map(|(seed, players, prefix, feeds, finish)| GameCase {
             seed,
+            players,
             prefix,
             feeds,
             finish,
         })
 }
 
-fn new_game(info: &GameInfo, seed: u64) -> Box<dyn Game> {
+fn new_game(info: &GameInfo, seed: u64, players: usize) -> Box<dyn Game> {
     let params = Params::resolve(info.params, []).expect("the defaults are valid");
     let seating = Seating {
-        names: ["alpha".into(), "beta".into()],
+        names: (0..players).map(|i| format!("player{i}")).collect(),
         seed,
         timeout: info.timeout,
         opening: None,
@@ -115,12 +119,12 @@ fn new_game(info: &GameInfo, seed: u64) -> Box<dyn Game> {
 fn typical_length(info: &GameInfo) -> usize {
     (0..3)
         .map(|seed| {
-            let mut game = new_game(info, seed);
+            let mut game = new_game(info, seed, *info.players.end());
             let mut out = Outbox::default();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             game.start(&mut out);
             let mut lines = 0;
-            while let Some(seat) = Seat::BOTH.into_iter().find(|&s| game.awaiting()[s]) {
+            while let Some(seat) = game.awaiting().iter().next() {
                 let line = game.builtin_line(seat, "random", &mut rng);
                 game.on_line(seat, &line, &mut out)
                     .expect("a built-in move");
@@ -135,9 +139,9 @@ fn typical_length(info: &GameInfo) -> usize {
 }
 
 /// The lines the game sent one seat lately, newest last.
-#[derive(Default)]
 struct Heard {
-    lines: [Vec<String>; 2],
+    /// Each seat's.
+    lines: Vec<Vec<String>>,
 }
 
 impl Heard {
@@ -171,15 +175,17 @@ impl Heard {
 /// Play one case; every invariant that fails, and any panic, is an error naming the game, the
 /// case and the last lines fed.
 fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
-    let mut game = new_game(info, case.seed);
+    let mut game = new_game(info, case.seed, case.players);
     let mut bots = ChaCha8Rng::seed_from_u64(derive_seed(case.seed, 100));
     let mut chooser = ChaCha8Rng::seed_from_u64(derive_seed(case.seed, 200));
     let mut out = Outbox {
         now_ms: 1_767_225_600_000,
         ..Outbox::default()
     };
-    let mut heard = Heard::default();
-    let mut failed = [false; 2];
+    let mut heard = Heard {
+        lines: vec![Vec::new(); case.players],
+    };
+    let mut failed = Seats::NONE;
     let mut transcript: Vec<String> = Vec::new();
     let name = info.name;
     let report = |transcript: &[String], what: String| {
@@ -200,13 +206,10 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
         .chain(std::iter::repeat(&Feed::Builtin).take_while(|_| case.finish));
     let mut steps = 0;
     loop {
-        let a = game.awaiting();
-        let open = [a[0] && !failed[0], a[1] && !failed[1]];
-        let seat = match open {
-            [false, false] => break,
-            [true, true] => Seat::BOTH[chooser.random_range(0..2)],
-            [true, false] => Seat::First,
-            [false, true] => Seat::Second,
+        let open: Vec<Seat> = game.awaiting().without(failed).iter().collect();
+        let seat = match open.len() {
+            0 => break,
+            n => open[chooser.random_range(0..n)],
         };
         let Some(feed) = feeds.next() else { break };
         steps += 1;
@@ -245,7 +248,7 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
             Ok(Step::Done) => {}
             // Both keep the seat's turn open: it must still be awaited.
             Ok(Step::Retry | Step::More) => {
-                if !game.awaiting()[seat] {
+                if !game.awaiting().contains(seat) {
                     return Err(report(
                         &transcript,
                         "a line to retry, but the seat is no longer awaited".into(),
@@ -269,8 +272,8 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
                 guarded(|| game.on_fault(seat, &fault, &mut out)).map_err(|p| {
                     report(&transcript, format!("on_fault({seat:?}, {fault:?}) {p}"))
                 })?;
-                failed[seat] = true;
-                if game.awaiting()[seat] {
+                failed.insert(seat);
+                if game.awaiting().contains(seat) {
                     return Err(report(
                         &transcript,
                         "the game still waits for a seat that failed".into(),
@@ -279,7 +282,7 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
             }
         }
         heard.absorb(&mut out).map_err(|e| report(&transcript, e))?;
-        if game.outcome().is_some() && game.awaiting() != [false, false] {
+        if game.outcome().is_some() && !game.awaiting().is_empty() {
             return Err(report(
                 &transcript,
                 format!(
@@ -291,7 +294,7 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
         out.now_ms += 37;
     }
 
-    if failed == [false, false] && game.awaiting() == [false, false] {
+    if failed.is_empty() && game.awaiting().is_empty() {
         // Its outcome, a win or a draw, cannot be anything else: only that it is there.
         if game.outcome().is_none() {
             return Err(report(
@@ -305,7 +308,7 @@ fn play(info: &GameInfo, case: &GameCase) -> Result<(), TestCaseError> {
 
 fn fuzz_game(info: &GameInfo) {
     let depth = typical_length(info);
-    run_property(info.name, game_case(depth), |case| play(info, &case));
+    run_property(info.name, game_case(info, depth), |case| play(info, &case));
 }
 
 /// Every game of the registry, each on a thread of its own: a game added to the registry is

@@ -1133,7 +1133,7 @@ fn referee_options_and_specs_are_checked_before_anything_runs() {
     for (text, says) in [
         (
             "name = \"t\"\n\n[referee]\ncommand = \"python3 x.py\"\nplayers = 3\n",
-            "t.toml:5:11: referee: players = 3: arena plays referee games of 2 players only",
+            "t.toml:5:11: referee: players = 3: a tournament's games are for 2 players",
         ),
         (
             "name = \"t\"\ngame = \"roshambo\"\n\n[referee]\ncommand = \"true\"\n",

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel};
 use crate::error::{Error, Result};
-use crate::games::{Cause, Exit, GameInfo, Reason, Seat, derive_seed};
+use crate::games::{Cause, Exit, GameInfo, Reason, Seat, Side, derive_seed};
 use crate::out::plural;
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying, stderr_path};
 
@@ -99,7 +99,7 @@ pub async fn run(args: Options) -> Result<()> {
     let mut referee_failed = 0;
     for i in 0..args.games as usize {
         // Each built-in in turn, met twice in a row: the bot plays first, then second.
-        let seat = Seat::BOTH[i % 2];
+        let seat = Side::BOTH[i % 2];
         let (opponent, builtin) = match game.builtins {
             [] => (bot.clone(), None),
             builtins => {
@@ -113,7 +113,7 @@ pub async fn run(args: Options) -> Result<()> {
         let opponent_name = builtin.map_or("itself".to_string(), |b| format!("builtin:{b}"));
         let names = names(&bot, builtin.unwrap_or(&bot.command.default_name()));
         let players = || {
-            let mut players = [
+            let mut players = vec![
                 Player {
                     name: names[0].clone(),
                     bot: bot.clone(),
@@ -123,7 +123,7 @@ pub async fn run(args: Options) -> Result<()> {
                     bot: opponent.clone(),
                 },
             ];
-            if seat == Seat::Second {
+            if seat == Side::Second {
                 players.swap(0, 1);
             }
             players
@@ -179,7 +179,7 @@ pub async fn run(args: Options) -> Result<()> {
         // Against itself, whichever seat failed was the bot.
         let seat = match (builtin, record.verdict.faulted) {
             (None, Some(failed)) => failed,
-            _ => seat,
+            _ => seat.into(),
         };
         let p = examine(
             i + 1,
@@ -316,9 +316,10 @@ fn examine(
     game: &GameInfo,
     channel: Channel,
 ) -> Played {
-    let order = match seat {
-        Seat::First => "first",
-        Seat::Second => "second",
+    let order = match seat.index() {
+        0 => "first".to_string(),
+        1 => "second".to_string(),
+        i => format!("in seat {i}"),
     };
     let outcome = match record.verdict.winner {
         Some(w) if w == seat => "won",

@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, SpectatorSink, shell_line};
 use crate::error::{Error, Result};
-use crate::games::{Msg, Seat};
+use crate::games::Msg;
 use crate::referee::Judge;
 use crate::referee::format_score;
 use crate::referee::log::{Entry, Header, Recorded, apply};
@@ -171,9 +171,7 @@ pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> 
     for (n, entry) in entries {
         let expect = match &entry {
             // `read` refused seats beyond the two.
-            Entry::Sent { to, line, .. } => {
-                Seat::from_index(*to).map(|to| Msg::To(to, line.to_string()))
-            }
+            Entry::Sent { to, line, .. } => judge.seat(*to).map(|to| Msg::To(to, line.to_string())),
             Entry::Spectators { spectators, .. } => Some(Msg::Spectators(spectators.to_string())),
             _ => None,
         };

@@ -17,7 +17,7 @@
 //! a square it jumped over. The search therefore removes a jumped piece as it goes, which also
 //! forbids jumping the same piece twice.
 
-use crate::games::{Seat, picture};
+use crate::games::{Side, picture};
 
 /// A move: the start square, then every square landed on, as board indices. A simple move has
 /// two entries; a capture of k pieces has k + 1. The path identifies the move completely: each
@@ -59,13 +59,13 @@ impl From<Vec<u8>> for Move {
 pub enum Cell {
     #[default]
     Empty,
-    Man(Seat),
-    King(Seat),
+    Man(Side),
+    King(Side),
 }
 
 impl Cell {
     /// The seat owning the piece, if any.
-    pub fn seat(self) -> Option<Seat> {
+    pub fn seat(self) -> Option<Side> {
         match self {
             Cell::Empty => None,
             Cell::Man(s) | Cell::King(s) => Some(s),
@@ -176,7 +176,7 @@ pub fn col(idx: u8) -> u8 {
 
 impl Variant {
     /// The directions a man of `seat` moves and captures in.
-    fn man_dirs(&self, seat: Seat) -> &'static [usize] {
+    fn man_dirs(&self, seat: Side) -> &'static [usize] {
         if self.down[seat] { &DOWN } else { &UP }
     }
 
@@ -189,18 +189,18 @@ impl Variant {
     }
 
     /// The row where `seat`'s men are crowned.
-    pub fn crowning_row(&self, seat: Seat) -> u8 {
+    pub fn crowning_row(&self, seat: Side) -> u8 {
         if self.down[seat] { 7 } else { 0 }
     }
 
     /// The seat whose FEN colour letter is `c` (either case).
-    fn seat_of_colour(&self, c: char) -> Option<Seat> {
-        Seat::BOTH
+    fn seat_of_colour(&self, c: char) -> Option<Side> {
+        Side::BOTH
             .into_iter()
             .find(|&s| self.fen_colour[s] == c.to_ascii_uppercase())
     }
 
-    fn colour_name(&self, seat: Seat) -> &'static str {
+    fn colour_name(&self, seat: Side) -> &'static str {
         if self.fen_colour[seat] == 'W' {
             "white"
         } else {
@@ -246,10 +246,10 @@ impl Grid {
     /// 21..=32.
     pub fn start(v: &Variant) -> Self {
         let mut g = Grid::empty();
-        let top = if v.down[Seat::First] {
-            Seat::First
+        let top = if v.down[Side::First] {
+            Side::First
         } else {
-            Seat::Second
+            Side::Second
         };
         for k in 0..12 {
             g.cells[DARK[k] as usize] = Cell::Man(top);
@@ -291,7 +291,7 @@ impl Grid {
 
     /// Whether `seat` has any legal move, without building the list: any step to an empty
     /// square or any single jump. Cheap, so `outcome` can call it at every node.
-    pub fn has_move(&self, seat: Seat, v: &Variant) -> bool {
+    pub fn has_move(&self, seat: Side, v: &Variant) -> bool {
         DARK.iter().any(|&from| {
             let piece = self.cells[from as usize];
             piece.seat() == Some(seat)
@@ -305,7 +305,7 @@ impl Grid {
     }
 
     /// Whether `piece` on `from` can jump in direction `d` (on the current cells).
-    fn can_jump(&self, piece: Cell, seat: Seat, from: u8, d: usize, v: &Variant) -> bool {
+    fn can_jump(&self, piece: Cell, seat: Side, from: u8, d: usize, v: &Variant) -> bool {
         let (over, to) = (STEP[from as usize][d], JUMP[from as usize][d]);
         if to == NO_SQUARE {
             return false;
@@ -320,7 +320,7 @@ impl Grid {
     /// Capturing is compulsory: when any capture exists only captures are returned, each a
     /// complete sequence (one that could go on is not a move), filtered by the FID precedence
     /// where the variant has it. Order: by start square, then direction, so it is reproducible.
-    pub fn moves(&self, seat: Seat, v: &Variant) -> Vec<Move> {
+    pub fn moves(&self, seat: Side, v: &Variant) -> Vec<Move> {
         let mut search = CaptureSearch {
             cells: self.cells,
             v,
@@ -409,7 +409,7 @@ impl Grid {
 
     /// Material for `seat` minus the opponent's: man 100, king 160, and 3 per row a man has
     /// advanced, so that the search bot pushes towards crowning.
-    pub fn evaluate(&self, seat: Seat, v: &Variant) -> i32 {
+    pub fn evaluate(&self, seat: Side, v: &Variant) -> i32 {
         let mut score = [0i32; 2];
         for &i in &DARK {
             match self.cells[i as usize] {
@@ -426,7 +426,7 @@ impl Grid {
 
     /// PDN FEN: `W:W21,22,K30:B1,2`. The side to move, then each colour's squares, kings with a
     /// `K` prefix.
-    pub fn to_fen(&self, to_move: Seat, v: &Variant) -> String {
+    pub fn to_fen(&self, to_move: Side, v: &Variant) -> String {
         let mut fen = String::new();
         fen.push(v.fen_colour[to_move]);
         for colour in ['W', 'B'] {
@@ -456,7 +456,7 @@ impl Grid {
     /// ranges `a-b` allowed. Whitespace, surrounding quotes and a trailing `.` are ignored. A
     /// colour without a list has no pieces. Men on their own crowning row are refused: no game
     /// reaches that, and the rules would leave such a man stuck.
-    pub fn from_fen(fen: &str, v: &Variant) -> Result<(Grid, Seat), String> {
+    pub fn from_fen(fen: &str, v: &Variant) -> Result<(Grid, Side), String> {
         let text: String = fen.chars().filter(|c| !c.is_whitespace()).collect();
         let text = text.trim_matches('"');
         let text = text.strip_suffix('.').unwrap_or(text);
@@ -589,7 +589,7 @@ const MAX_PATH: usize = 13;
 struct CaptureSearch<'a> {
     cells: [Cell; 64],
     v: &'a Variant,
-    seat: Seat,
+    seat: Side,
     /// Whether the moving piece is a king (it stays what it is for the whole move).
     king: bool,
     dirs: &'static [usize],

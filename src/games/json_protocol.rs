@@ -22,7 +22,7 @@ use serde_json::Value;
 use super::picture::Picture;
 use super::position::{self, Textual, builtin_move};
 use super::{
-    Fault, FaultKind, Game, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat, Seating, Step,
+    Fault, FaultKind, Outbox, Outcome, ParamKind, ParamSpec, Params, Seating, Side, Step, TwoPlayer,
 };
 
 /// Which of the two descriptions of the protocol a match follows.
@@ -161,8 +161,11 @@ pub trait JsonRules: Textual<Move: Sync> {
 }
 
 /// `GameInfo::create` for a JSON game.
-pub fn create<P: JsonRules>(params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
-    Ok(Box::new(JsonGame::new(
+pub fn create<P: JsonRules>(
+    params: &Params,
+    seating: &Seating,
+) -> Result<Box<dyn super::Game>, String> {
+    Ok(super::two_player(JsonGame::new(
         position::start_of::<P>(seating)?,
         seating,
         Dialect::of(params),
@@ -245,7 +248,7 @@ pub struct JsonGame<P: JsonRules> {
 }
 
 /// `player` numbers in this protocol are 1-based.
-fn player(seat: Seat) -> usize {
+fn player(seat: Side) -> usize {
     seat.index() + 1
 }
 
@@ -253,7 +256,7 @@ impl<P: JsonRules> JsonGame<P> {
     pub fn new(pos: P, seating: &Seating, dialect: Dialect) -> Self {
         JsonGame {
             pos,
-            names: seating.names.clone(),
+            names: seating.two_names(),
             last: None,
             phase: Phase::Handshake([false; 2]),
             token: String::new(),
@@ -304,13 +307,13 @@ impl<P: JsonRules> JsonGame<P> {
         self.result = result;
         self.phase = Phase::Over;
         self.new_token();
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             out.to(seat, self.state_json(player(seat), true));
         }
         out.spectators(self.state_json(player(self.pos.to_move()), true));
     }
 
-    fn on_request(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+    fn on_request(&mut self, seat: Side, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
         let dialect = self.dialect;
         let refuse = |out: &mut Outbox, why: &str| {
             out.to(seat, dialect.json(&serde_json::json!({ "log": why })));
@@ -365,7 +368,7 @@ impl<P: JsonRules> JsonGame<P> {
         Ok(Step::Done)
     }
 
-    fn on_move(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+    fn on_move(&mut self, seat: Side, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
         let n = player(seat);
         let fail = |kind, why: String| Fault::new(kind, why);
         let Ok(Value::Object(msg)) = serde_json::from_str::<Value>(line) else {
@@ -436,7 +439,7 @@ fn outcome_result(o: &Outcome) -> i32 {
     }
 }
 
-impl<P: JsonRules> Game for JsonGame<P> {
+impl<P: JsonRules> TwoPlayer for JsonGame<P> {
     fn start(&mut self, _out: &mut Outbox) {
         // The bots speak first: each sends its request.
     }
@@ -453,14 +456,14 @@ impl<P: JsonRules> Game for JsonGame<P> {
         }
     }
 
-    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+    fn on_line(&mut self, seat: Side, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
         match self.phase {
             Phase::Handshake(_) => self.on_request(seat, line.trim(), out),
             _ => self.on_move(seat, line.trim(), out),
         }
     }
 
-    fn on_fault(&mut self, seat: Seat, fault: &Fault, out: &mut Outbox) {
+    fn on_fault(&mut self, seat: Side, fault: &Fault, out: &mut Outbox) {
         let n = player(seat);
         self.log.push(match fault.kind {
             FaultKind::Timeout => format!("Player {n} took too long to submit move"),
@@ -486,7 +489,7 @@ impl<P: JsonRules> Game for JsonGame<P> {
         self.pos.plies()
     }
 
-    fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
+    fn builtin_line(&self, seat: Side, name: &str, rng: &mut ChaCha8Rng) -> String {
         if let Phase::Handshake(_) = self.phase {
             return serde_json::json!({ "game": P::NAME }).to_string();
         }
@@ -496,12 +499,12 @@ impl<P: JsonRules> Game for JsonGame<P> {
     }
 
     fn picture(&self) -> Picture {
-        let name = |seat: Seat| format!("{} (player {})", self.names[seat], player(seat));
+        let name = |seat: Side| format!("{} (player {})", self.names[seat], player(seat));
         let status = match self.phase {
             Phase::Handshake(_) => "waiting for the players' requests".to_string(),
             Phase::Playing => format!("{} to move", name(self.pos.to_move())),
             Phase::Over => match self.result {
-                1 | 2 => format!("{} wins", name(Seat::BOTH[self.result as usize - 1])),
+                1 | 2 => format!("{} wins", name(Side::BOTH[self.result as usize - 1])),
                 _ => "a draw".to_string(),
             },
         };
@@ -521,14 +524,14 @@ pub mod testing {
     /// A game between `alpha` and `beta` with both requests in, player 1 to move.
     pub fn started<P: JsonRules>() -> JsonGame<P> {
         let seating = Seating {
-            names: ["alpha".into(), "beta".into()],
+            names: vec!["alpha".into(), "beta".into()],
             seed: 1,
             timeout: 1.0,
             opening: None,
         };
         let mut game = JsonGame::new(P::start(), &seating, Dialect::Docs);
         let mut out = Outbox::default();
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             let request = format!(r#"{{"game": "{}"}}"#, P::NAME);
             assert_eq!(game.on_line(seat, &request, &mut out), Ok(Step::Done));
         }

@@ -18,7 +18,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::picture::{self, Picture};
 use super::position::{self, Textual, builtin_move};
-use super::{Fault, Game, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat, Step};
+use super::{Fault, Outbox, Outcome, ParamKind, ParamSpec, Params, Side, Step, TwoPlayer};
 
 /// The parameter every line game takes, for its list of parameters.
 pub const PACE: ParamSpec = ParamSpec {
@@ -63,15 +63,15 @@ pub trait LineRules: Textual<Move: Sync> {
 pub fn create<P: LineRules>(
     params: &Params,
     seating: &super::Seating,
-) -> Result<Box<dyn Game>, String> {
+) -> Result<Box<dyn super::Game>, String> {
     let opening = match seating.opening {
         Some(_) => Some(position::start_of::<P>(seating)?),
         None => None,
     };
-    Ok(Box::new(LineGame {
+    Ok(super::two_player(LineGame {
         from_opening: opening.is_some(),
         pos: P::new_match(params, opening)?,
-        names: seating.names.clone(),
+        names: seating.two_names(),
         pace: params.float(PACE.name),
         failed: false,
         last: None,
@@ -91,19 +91,19 @@ pub struct LineGame<P: LineRules> {
 }
 
 impl<P: LineRules> LineGame<P> {
-    fn side(&self, seat: Seat) -> String {
+    fn side(&self, seat: Side) -> String {
         format!("{} ({})", P::SIDES[seat], self.names[seat])
     }
 }
 
-impl<P: LineRules> Game for LineGame<P> {
+impl<P: LineRules> TwoPlayer for LineGame<P> {
     fn start(&mut self, out: &mut Outbox) {
         for name in &self.names {
             out.everyone(name);
         }
         // Players also learn their seat; spectators do not.
         let opening = self.from_opening.then(|| self.pos.position());
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             match &opening {
                 Some(position) => out.to(seat, format!("{} {position}", seat.index())),
                 None => out.to(seat, seat.index().to_string()),
@@ -118,7 +118,7 @@ impl<P: LineRules> Game for LineGame<P> {
         position::awaiting(&self.pos, self.failed)
     }
 
-    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+    fn on_line(&mut self, seat: Side, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
         let text = line.trim();
         let mv =
             P::parse_move(text).map_err(|why| Fault::protocol(format!("sent '{text}': {why}")))?;
@@ -139,7 +139,7 @@ impl<P: LineRules> Game for LineGame<P> {
         Ok(Step::Done)
     }
 
-    fn on_fault(&mut self, seat: Seat, _fault: &Fault, out: &mut Outbox) {
+    fn on_fault(&mut self, seat: Side, _fault: &Fault, out: &mut Outbox) {
         self.failed = true;
         out.to(seat.other(), "RETIRE");
         out.spectators("RETIRE");
@@ -156,13 +156,13 @@ impl<P: LineRules> Game for LineGame<P> {
         self.pos.plies()
     }
 
-    fn builtin_line(&self, _seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
+    fn builtin_line(&self, _seat: Side, name: &str, rng: &mut ChaCha8Rng) -> String {
         let mv = builtin_move(&self.pos, name, P::SEARCH_DEPTH, rng);
         self.pos.move_text(&mv)
     }
 
     fn picture(&self) -> Picture {
-        let sides = Seat::BOTH.map(|seat| self.side(seat));
+        let sides = Side::BOTH.map(|seat| self.side(seat));
         let status = match self.pos.outcome() {
             _ if self.failed => "game over: a player failed".to_string(),
             None => format!("{} to move", sides[self.pos.to_move()]),

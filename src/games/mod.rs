@@ -32,9 +32,13 @@ pub mod position;
 pub mod program;
 pub mod roshambo;
 pub mod royalur;
+pub mod seat;
 pub mod tictactoe;
+pub mod two_player;
 
 pub use params::{ParamKind, ParamSpec, Params};
+pub use seat::{MAX_SEATS, Places, Seat, Seats, Side};
+pub use two_player::{TwoPlayer, two_player};
 
 /// How a game's messages are delimited on a bot's output: a game says, the bot layer cuts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -44,84 +48,6 @@ pub enum Framing {
     Lines,
     /// One JSON value per message, a newline after it or not.
     Json,
-}
-
-/// One of the two seats. Seat 0 (`First`) moves first in every game unless its rules say otherwise.
-///
-/// Every game here is for exactly two players, so a seat is one of two values rather than a
-/// number: a third seat cannot be named, and `other` needs no arithmetic that could underflow.
-/// Outside the program (logs, `--json`, file names, messages) a seat is still the number 0 or 1.
-#[derive(
-    Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-#[serde(into = "u8", try_from = "u8")]
-pub enum Seat {
-    First = 0,
-    Second = 1,
-}
-
-impl Seat {
-    /// Both seats in seat order, for what is done to each in turn.
-    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
-
-    /// The seat's number, as logs, files and messages show it.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The opponent's seat.
-    pub fn other(self) -> Seat {
-        match self {
-            Seat::First => Seat::Second,
-            Seat::Second => Seat::First,
-        }
-    }
-
-    /// The seat numbered `i`, if there is one: numbers come from outside (logs, bot indices).
-    pub fn from_index(i: usize) -> Option<Seat> {
-        match i {
-            0 => Some(Seat::First),
-            1 => Some(Seat::Second),
-            _ => None,
-        }
-    }
-}
-
-/// The number, as `usize` seats printed: `arena replay` quotes messages (`To(0, "...")`) with
-/// `{:?}` when a log and the referee disagree, and that text is part of the output.
-impl std::fmt::Debug for Seat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&self.index(), f)
-    }
-}
-
-/// Per-seat pairs (names, scores, what is awaited) are indexed by seat directly.
-impl<T> std::ops::Index<Seat> for [T; 2] {
-    type Output = T;
-    fn index(&self, seat: Seat) -> &T {
-        &self[seat.index()]
-    }
-}
-
-impl<T> std::ops::IndexMut<Seat> for [T; 2] {
-    fn index_mut(&mut self, seat: Seat) -> &mut T {
-        &mut self[seat.index()]
-    }
-}
-
-/// Serialised as its number, as the output contract has always written seats.
-impl From<Seat> for u8 {
-    fn from(seat: Seat) -> u8 {
-        seat as u8
-    }
-}
-
-impl TryFrom<u8> for Seat {
-    type Error = String;
-    fn try_from(n: u8) -> Result<Seat, String> {
-        Seat::from_index(n.into())
-            .ok_or_else(|| format!("seat {n} does not exist: seats are 0 and 1"))
-    }
 }
 
 /// Why a seat failed. The names are the `reason` values of the output contract.
@@ -266,7 +192,7 @@ impl Fault {
 /// can be expressed, so the winner is never re-derived from scores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
-    Won(Seat),
+    Won(Side),
     Drawn(Draw),
 }
 
@@ -280,10 +206,10 @@ pub enum Draw {
 }
 
 impl Outcome {
-    pub fn win(seat: Seat) -> Self {
-        Outcome::Won(seat)
+    pub fn win(side: Side) -> Self {
+        Outcome::Won(side)
     }
-    pub fn winner(self) -> Option<Seat> {
+    pub fn winner(self) -> Option<Side> {
         match self {
             Outcome::Won(seat) => Some(seat),
             Outcome::Drawn(_) => None,
@@ -306,6 +232,23 @@ impl Outcome {
                 scores
             }
             Outcome::Drawn(_) => [0.5, 0.5],
+        }
+    }
+}
+
+/// How a game of any number of players ended by its rules: each seat's place, and why
+/// (`Normal`, or `Draw` or `Limit` when every seat still in is tied).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ranking {
+    pub places: Places,
+    pub reason: Reason,
+}
+
+impl From<Outcome> for Ranking {
+    fn from(o: Outcome) -> Ranking {
+        Ranking {
+            places: Places::two(o.winner()),
+            reason: o.reason(),
         }
     }
 }
@@ -388,16 +331,16 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    pub fn to(&mut self, seat: Seat, line: impl Into<String>) {
-        self.msgs.push(Msg::To(seat, line.into()));
+    pub fn to(&mut self, seat: impl Into<Seat>, line: impl Into<String>) {
+        self.msgs.push(Msg::To(seat.into(), line.into()));
     }
     pub fn spectators(&mut self, line: impl Into<String>) {
         self.msgs.push(Msg::Spectators(line.into()));
     }
-    /// The same line to both seats and the spectators.
+    /// The same line to both sides of a two-player game and the spectators.
     pub fn everyone(&mut self, line: &str) {
-        self.to(Seat::First, line);
-        self.to(Seat::Second, line);
+        self.to(Side::First, line);
+        self.to(Side::Second, line);
         self.spectators(line);
     }
     pub fn pause(&mut self, seconds: f64) {
@@ -422,25 +365,27 @@ pub enum Step {
     More,
 }
 
-/// One match of a game, driven by the referee.
+/// One match of a game of N players, driven by the referee.
 pub trait Game: Send + Sync {
     /// The opening lines (names, seats, the first board).
     fn start(&mut self, out: &mut Outbox);
 
-    /// The seats whose next line the game is waiting for. Both for simultaneous moves, none when
-    /// the game is over.
-    fn awaiting(&self) -> [bool; 2];
+    /// The seats whose next line the game is waiting for: one, several, or all at once (moves
+    /// made together); none when the game is over.
+    fn awaiting(&self) -> Seats;
 
     /// A line (newline removed) from a seat the game was waiting for.
     fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault>;
 
-    /// A seat failed (its line was refused, or the referee saw it time out or crash). The game
-    /// tells the others (e.g. `RETIRE`) and may go on waiting for the other seat's pending line;
-    /// it never waits for the failed seat again.
+    /// A seat failed (its line was refused, or the referee saw it time out or crash): it is out.
+    /// The game tells the others (e.g. `RETIRE`) and goes on for them where its rules allow
+    /// (Tron does, as on CodinGame); it never waits for the failed seat again.
     fn on_fault(&mut self, seat: Seat, fault: &Fault, out: &mut Outbox);
 
-    /// The result once the game has ended without a fault.
-    fn outcome(&self) -> Option<Outcome>;
+    /// The result once the game has ended by its rules, every seat placed: with more than two
+    /// players, those that failed below those still in (`referee::judge` says how). A two-player
+    /// game whose player failed has none: the judge decides it, as it always has.
+    fn outcome(&self) -> Option<Ranking>;
 
     /// Moves (or rounds) played so far.
     fn plies(&self) -> u32;
@@ -462,7 +407,8 @@ pub trait Game: Send + Sync {
 /// Who plays, with which seed and time limit: what a game may need besides its parameters.
 #[derive(Debug, Clone)]
 pub struct Seating {
-    pub names: [String; 2],
+    /// One per seat, in seat order.
+    pub names: Vec<String>,
     pub seed: u64,
     /// Seconds per move, for protocols that tell the bots (the JSON games' `timelimit`).
     pub timeout: f64,
@@ -471,12 +417,22 @@ pub struct Seating {
     pub opening: Option<String>,
 }
 
+impl Seating {
+    /// The two players' names of a two-player game, in seat order.
+    pub fn two_names(&self) -> [String; 2] {
+        let name = |i: usize| self.names.get(i).cloned().unwrap_or_default();
+        [name(0), name(1)]
+    }
+}
+
 /// Builds a match from resolved parameters and the seating.
 pub type CreateGame = fn(&Params, &Seating) -> Result<Box<dyn Game>, String>;
 
 /// A game arena knows: its name, description, parameters and built-in bots.
 pub struct GameInfo {
     pub name: &'static str,
+    /// How many players a game takes: exactly 2 for every game before Tron.
+    pub players: std::ops::RangeInclusive<usize>,
     pub summary: &'static str,
     /// The Markdown printed by `arena games NAME`, before the generated parameter table.
     pub description: &'static str,
@@ -516,13 +472,25 @@ impl GameInfo {
     ) -> Result<Params, String> {
         let params = Params::resolve(self.params, given)?;
         let seating = Seating {
-            names: ["a".into(), "b".into()],
+            names: (0..*self.players.start())
+                .map(|i| format!("p{i}"))
+                .collect(),
             seed: 0,
             timeout: self.timeout,
             opening: None,
         };
         self.new_game(&params, &seating)?;
         Ok(params)
+    }
+
+    /// How many players the game takes, in words: `2 players`, `2 to 4 players`.
+    pub fn players_text(&self) -> String {
+        let (low, high) = (*self.players.start(), *self.players.end());
+        if low == high {
+            format!("{low} players")
+        } else {
+            format!("{low} to {high} players")
+        }
     }
 
     pub fn has_builtin(&self, name: &str) -> bool {
@@ -650,38 +618,6 @@ pub fn derive_seed(seed: u64, stream: u64) -> u64 {
 /// built-in bots play to the end within the game's limits, a finished game waits for no one,
 /// and lines that are not moves are refused without a panic.
 #[cfg(test)]
-mod seat_tests {
-    use super::*;
-
-    #[test]
-    fn seats_are_numbered_0_and_1_and_face_each_other() {
-        assert_eq!(Seat::BOTH.map(Seat::index), [0, 1]);
-        assert_eq!(Seat::BOTH.map(Seat::other), [Seat::Second, Seat::First]);
-        for seat in Seat::BOTH {
-            assert_eq!(Seat::from_index(seat.index()), Some(seat));
-            assert_eq!(seat.other().other(), seat);
-        }
-        assert_eq!(Seat::from_index(2), None);
-        let mut pair = ["a", "b"];
-        pair[Seat::Second] = "c";
-        assert_eq!((pair[Seat::First], pair[1]), ("a", "c"));
-    }
-
-    /// Logs, `--json` and messages showed seats as numbers before there was a type, and still do.
-    #[test]
-    fn seats_are_written_and_read_as_numbers() {
-        assert_eq!(serde_json::to_string(&Seat::BOTH).unwrap(), "[0,1]");
-        assert_eq!(serde_json::to_string(&Some(Seat::Second)).unwrap(), "1");
-        assert_eq!(serde_json::from_str::<Seat>("1").unwrap(), Seat::Second);
-        for bad in ["2", "-1", "\"0\"", "null"] {
-            assert!(serde_json::from_str::<Seat>(bad).is_err(), "{bad}");
-        }
-        let msg = Msg::To(Seat::Second, "x".into());
-        assert_eq!(format!("{msg:?}"), r#"To(1, "x")"#);
-    }
-}
-
-#[cfg(test)]
 mod fault_tests {
     use super::*;
 
@@ -707,10 +643,14 @@ mod suite {
     use super::*;
     use rand::SeedableRng;
 
-    fn new_game(info: &GameInfo, seed: u64) -> Box<dyn Game> {
+    fn names(players: usize) -> Vec<String> {
+        (0..players).map(|i| format!("player{i}")).collect()
+    }
+
+    fn new_game(info: &GameInfo, seed: u64, players: usize) -> Box<dyn Game> {
         let params = Params::resolve(info.params, []).expect("defaults are valid");
         let seating = Seating {
-            names: ["alpha".into(), "beta".into()],
+            names: names(players),
             seed,
             timeout: 1.0,
             opening: None,
@@ -724,19 +664,20 @@ mod suite {
         for info in ALL {
             // Many random playouts, and one game for each stronger bot: searching bots are slow
             // in debug builds, and their strength is each game's own test.
+            // Every number of players the game takes.
             let runs = info.builtins.iter().flat_map(|(bot, _)| {
                 let seeds = if *bot == "random" { 0..20 } else { 0..1 };
-                seeds.map(move |seed| (*bot, seed))
+                seeds.flat_map(move |seed| info.players.clone().map(move |n| (*bot, seed, n)))
             });
-            for (bot, seed) in runs {
-                let mut game = new_game(info, seed);
+            for (bot, seed, players) in runs {
+                let mut game = new_game(info, seed, players);
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 let mut out = Outbox::default();
                 game.start(&mut out);
                 let mut steps = 0;
-                while game.awaiting() != [false, false] {
-                    for seat in Seat::BOTH {
-                        if !game.awaiting()[seat] {
+                while !game.awaiting().is_empty() {
+                    for seat in Seat::all(players) {
+                        if !game.awaiting().contains(seat) {
                             continue;
                         }
                         let line = game.builtin_line(seat, bot, &mut rng);
@@ -747,7 +688,8 @@ mod suite {
                     steps += 1;
                     assert!(steps < 20_000, "{} does not end", info.name);
                 }
-                game.outcome().expect("a finished game has an outcome");
+                let ranking = game.outcome().expect("a finished game has an outcome");
+                assert_eq!(ranking.places.len(), players, "{}", info.name);
                 assert!(game.plies() > 0);
             }
         }
@@ -771,14 +713,14 @@ mod suite {
                 );
                 let params = Params::resolve(info.params, []).unwrap();
                 let seating = Seating {
-                    names: ["a".into(), "b".into()],
+                    names: names(*info.players.start()),
                     seed,
                     timeout: 1.0,
                     opening: Some(text.clone()),
                 };
                 let mut game = info.new_game(&params, &seating).expect("a game");
                 game.start(&mut Outbox::default());
-                assert_ne!(game.awaiting(), [false, false], "{}: {text}", info.name);
+                assert!(!game.awaiting().is_empty(), "{}: {text}", info.name);
                 // The game starts there, not at the usual start.
                 let usual = (positions.random)(None, 0, &mut rng).unwrap();
                 let from_start = Seating {
@@ -815,13 +757,10 @@ mod suite {
         ];
         for info in ALL {
             for (i, line) in junk.iter().enumerate() {
-                let mut game = new_game(info, i as u64);
+                let mut game = new_game(info, i as u64, *info.players.end());
                 let mut out = Outbox::default();
                 game.start(&mut out);
-                let seat = Seat::BOTH
-                    .into_iter()
-                    .find(|&s| game.awaiting()[s])
-                    .expect("someone moves first");
+                let seat = game.awaiting().iter().next().expect("someone moves first");
                 match game.on_line(seat, line, &mut out) {
                     Err(f) => assert!(matches!(f.kind, FaultKind::Protocol | FaultKind::Illegal)),
                     // dama lets a player retry an invalid line within its turn.

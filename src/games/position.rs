@@ -4,14 +4,14 @@
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Outcome, Seat};
+use super::{Outcome, Side};
 
 /// A position of a two-player game where one side moves at a time.
 pub trait Position: Clone + Send + Sync + 'static {
     type Move: Clone + PartialEq + std::fmt::Debug + Send;
 
     /// The seat to move (0 moves first). Meaningless once the game is over.
-    fn to_move(&self) -> Seat;
+    fn to_move(&self) -> Side;
 
     /// Every legal move; empty once the game is over.
     fn legal_moves(&self) -> Vec<Self::Move>;
@@ -46,7 +46,7 @@ pub trait Position: Clone + Send + Sync + 'static {
 
     /// A static score of the position for `seat` (higher is better), for the search bot.
     /// Only its differences matter; keep it well below [`WIN`].
-    fn evaluate(&self, _seat: Seat) -> i32 {
+    fn evaluate(&self, _seat: Side) -> i32 {
         0
     }
 }

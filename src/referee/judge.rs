@@ -1,12 +1,22 @@
 //! The judge: a game plus the failures seen so far, deciding the result. Shared by the live
 //! referee and by `arena replay`, so a replayed log is judged by exactly the same code.
 
-use crate::games::{Cause, Fault, Game, Outbox, Reason, Seat, Step, line_breaks};
+use crate::games::{
+    Cause, Fault, Game, Outbox, Places, Ranking, Reason, Seat, Seats, Step, line_breaks,
+};
 
-/// The result of a finished game, as the record and `--json` give it.
+/// The result of a finished game, as the record and `--json` give it. With two players it is
+/// written as it always was (`scores`, `winner`, and the failure that ended the game); with more,
+/// `places` and every failed seat (`out`) are added.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Verdict {
-    pub scores: [f64; 2],
+    /// Each seat's place, 1 the best, ties sharing (`1 2 2 4`).
+    #[serde(skip_serializing_if = "two_places")]
+    pub places: Places,
+    /// Each seat's points: (N - place) / (N - 1), ties sharing; 0 for everyone when every seat
+    /// failed (with two players: 1-0, ½-½, 0-1, or 0-0 when both lost).
+    pub scores: Vec<f64>,
+    /// The seat alone in first place, unless every seat failed.
     pub winner: Option<Seat>,
     pub reason: Reason,
     pub plies: u32,
@@ -21,24 +31,58 @@ pub struct Verdict {
     pub cause: Option<Cause>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at_move: Option<u32>,
+    /// With more than two players, every seat that failed, in the order they did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub out: Vec<SeatFault>,
+}
+
+fn two_places(places: &Places) -> bool {
+    places.len() == 2
+}
+
+/// One seat's failure, in a game of more than two players.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SeatFault {
+    pub seat: Seat,
+    pub reason: Reason,
+    pub detail: String,
+    pub cause: Cause,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_move: Option<u32>,
 }
 
 pub struct Judge {
     game: Box<dyn Game>,
-    faults: [Option<Fault>; 2],
-    first_fault: Option<Seat>,
+    faults: Vec<Option<Fault>>,
+    /// The seats that failed, in order, each with the game's plies then: players out at the same
+    /// point of the game share a place (`verdict`).
+    failed: Vec<(Seat, u32)>,
     /// The referee program's failure, which ends the game for no one's fault.
     referee_fault: Option<Fault>,
 }
 
 impl Judge {
-    pub fn new(game: Box<dyn Game>) -> Self {
+    /// The judge of `game`, played by `players`.
+    pub fn new(game: Box<dyn Game>, players: usize) -> Self {
         Judge {
             game,
-            faults: [None, None],
-            first_fault: None,
+            faults: vec![None; players],
+            failed: Vec::new(),
             referee_fault: None,
         }
+    }
+
+    pub fn players(&self) -> usize {
+        self.faults.len()
+    }
+
+    /// The seat numbered `i`, if the game has it: numbers come from logs.
+    pub fn seat(&self, i: usize) -> Option<Seat> {
+        Seat::new(i).filter(|_| i < self.players())
+    }
+
+    fn first_fault(&self) -> Option<Seat> {
+        self.failed.first().map(|&(s, _)| s)
     }
 
     pub fn game(&self) -> &dyn Game {
@@ -50,19 +94,16 @@ impl Judge {
     }
 
     /// Seats to read from now: those the game waits for, less any that failed.
-    pub fn awaiting(&self) -> [bool; 2] {
+    pub fn awaiting(&self) -> Seats {
         if self.referee_fault.is_some() {
-            return [false; 2];
+            return Seats::NONE;
         }
-        let a = self.game.awaiting();
-        [
-            a[0] && self.faults[0].is_none(),
-            a[1] && self.faults[1].is_none(),
-        ]
+        let failed: Seats = self.failed.iter().map(|&(s, _)| s).collect();
+        self.game.awaiting().without(failed)
     }
 
     pub fn is_over(&self) -> bool {
-        self.awaiting() == [false, false]
+        self.awaiting().is_empty()
     }
 
     pub fn has_failed(&self, seat: Seat) -> bool {
@@ -76,7 +117,7 @@ impl Judge {
     /// Whether the game waits for its referee program's next line.
     pub fn wants_referee(&mut self) -> bool {
         self.referee_fault.is_none()
-            && self.first_fault.is_none()
+            && self.failed.is_empty()
             && self.game.program().is_some_and(|p| p.wants_referee())
     }
 
@@ -130,7 +171,7 @@ impl Judge {
         }
         self.game.on_fault(seat, &fault, out);
         self.faults[seat] = Some(fault);
-        self.first_fault.get_or_insert(seat);
+        self.failed.push((seat, self.game.plies()));
     }
 
     /// Say a seat's failure again in other words, as a fact of another kind: the game has
@@ -141,64 +182,111 @@ impl Judge {
         }
     }
 
-    /// The result: a failure decides the game against the failed seat (both failing: both lose);
-    /// otherwise the game's own outcome.
+    /// The result. With two players, a failure decides the game against the failed seat (both
+    /// failing: both lose), as it always has; with more, a seat that failed is out and ranks
+    /// below every seat still in (`places`). A referee program's failure counts for no one.
     pub fn verdict(&self) -> Verdict {
+        let n = self.players();
         let plies = self.game.plies();
-        // A player's failure came first (the referee is not heard after one): it decides.
-        if let (Some(fault), None) = (&self.referee_fault, self.first_fault) {
+        if let (Some(fault), None) = (&self.referee_fault, self.first_fault()) {
             return Verdict {
-                scores: [0.0; 2],
-                winner: None,
-                reason: Reason::Referee,
-                plies,
                 detail: Some(format!("the referee {}", fault.detail)),
-                faulted: None,
                 cause: Some(fault.cause),
-                at_move: None,
+                ..Verdict::plain(Places::tied(n), vec![0.0; n], Reason::Referee, plies)
             };
         }
-        if let Some(first) = self.first_fault {
-            let fault = self.faults[first].as_ref().expect("recorded");
-            let both = self.faults[first.other()].is_some();
-            let mut scores = [0.0; 2];
-            if !both {
-                scores[first.other()] = 1.0;
+        let all_failed = self.failed.len() == n;
+        let (places, reason) = match (self.game.outcome(), self.first_fault()) {
+            // A game that goes on without its failed seats ranks them itself (Tron).
+            (Some(ranking), _) if n > 2 && !all_failed => (ranking.places, ranking.reason),
+            (_, Some(first)) => {
+                let kind = self.faults[first].as_ref().expect("recorded").kind;
+                (self.places_after_failures(), kind.into())
             }
-            return Verdict {
-                scores,
-                winner: (!both).then_some(first.other()),
-                reason: fault.kind.into(),
-                plies,
-                detail: Some(fault.detail.clone()),
-                faulted: Some(first),
-                cause: Some(fault.cause),
-                at_move: fault.at_move,
-            };
-        }
-        match self.game.outcome() {
-            Some(o) => Verdict {
-                winner: o.winner(),
-                scores: o.scores(),
-                reason: o.reason(),
-                plies,
-                detail: None,
-                faulted: None,
-                cause: None,
-                at_move: None,
-            },
+            (Some(Ranking { places, reason }), None) => (places, reason),
             // A game that stops waiting must have an outcome; if a game forgets, say so rather
             // than invent a winner.
-            None => Verdict {
-                scores: [0.5, 0.5],
-                winner: None,
-                reason: Reason::Draw,
-                plies,
-                detail: Some("the game ended without an outcome (a bug in arena)".into()),
-                faulted: None,
-                cause: None,
-                at_move: None,
-            },
+            (None, None) => {
+                return Verdict {
+                    detail: Some("the game ended without an outcome (a bug in arena)".into()),
+                    ..Verdict::plain(Places::tied(n), vec![0.5; n], Reason::Draw, plies)
+                };
+            }
+        };
+        let scores = if all_failed {
+            vec![0.0; n]
+        } else {
+            places.points()
+        };
+        let mut v = Verdict::plain(places, scores, reason, plies);
+        v.winner = v.winner.filter(|_| !all_failed);
+        if reason.is_fault() {
+            let first = self.first_fault().expect("a fault's reason");
+            let fault = self.faults[first].as_ref().expect("recorded");
+            v.detail = Some(fault.detail.clone());
+            v.faulted = Some(first);
+            v.cause = Some(fault.cause);
+            v.at_move = fault.at_move;
+        }
+        if n > 2 {
+            v.out = self
+                .failed
+                .iter()
+                .map(|&(s, _)| self.seat_fault(s))
+                .collect();
+        }
+        v
+    }
+
+    /// Places when failures ended the game: the seats still in share the first, and those out
+    /// follow, the last to fail first; seats that failed at the same point of the game (the
+    /// same number of plies) share a place.
+    fn places_after_failures(&self) -> Places {
+        let n = self.players();
+        let last = self.failed.len() as u32;
+        let keys: Vec<u32> = Seat::all(n)
+            .map(
+                |seat| match self.failed.iter().position(|&(s, _)| s == seat) {
+                    None => 0,
+                    Some(i) => {
+                        let at = self.failed[i].1;
+                        // The first failure at that point of the game stands for all made there.
+                        let first = self.failed.iter().position(|&(_, p)| p == at).unwrap_or(i);
+                        last - first as u32
+                    }
+                },
+            )
+            .collect();
+        Places::by_key(&keys)
+    }
+
+    fn seat_fault(&self, seat: Seat) -> SeatFault {
+        let f = self.faults[seat]
+            .as_ref()
+            .expect("a failed seat has its fault");
+        SeatFault {
+            seat,
+            reason: f.kind.into(),
+            detail: f.detail.clone(),
+            cause: f.cause,
+            at_move: f.at_move,
+        }
+    }
+}
+
+impl Verdict {
+    fn plain(places: Places, scores: Vec<f64>, reason: Reason, plies: u32) -> Verdict {
+        Verdict {
+            winner: places.winner(),
+            places,
+            scores,
+            reason,
+            plies,
+            detail: None,
+            faulted: None,
+            cause: None,
+            at_move: None,
+            out: Vec::new(),
         }
     }
 }

@@ -637,7 +637,7 @@ pub fn parse_header(path: &Path, first: Option<&str>) -> Result<Header> {
 /// A game log read back: its header and entries, and the game it records set up as it started.
 pub struct Recorded<'a> {
     pub header: Header,
-    pub names: [String; 2],
+    pub names: Vec<String>,
     /// Every entry after the header, with its line number.
     pub entries: Vec<(usize, Entry<'a>)>,
     pub judge: super::Judge,
@@ -686,7 +686,7 @@ pub fn parse_entry<'a>(path: &Path, n: usize, line: &'a str) -> Result<Entry<'a>
 
 /// The game a log's header describes, set up as it started.
 pub struct Started {
-    pub names: [String; 2],
+    pub names: Vec<String>,
     pub judge: super::Judge,
     /// What the game sent as it started.
     pub out: Outbox,
@@ -703,23 +703,26 @@ impl Started {
             pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
         )
         .map_err(|e| bad(&e))?;
-        if header.players.len() != 2 {
-            return Err(bad("a game log names exactly two players"));
+        let n = header.players.len();
+        if !game.players.contains(&n) {
+            return Err(bad(&format!(
+                "the log names {n} players, and {} is played by {}",
+                game.name,
+                game.players_text()
+            )));
         }
         if let Some(referee) = &header.referee {
             referee.check().map_err(|e| bad(&e))?;
         }
-        let names = [
-            header.players[0].name.clone(),
-            header.players[1].name.clone(),
-        ];
+        let names: Vec<String> = header.players.iter().map(|p| p.name.clone()).collect();
         let seating = Seating {
             names: names.clone(),
             seed: header.seed,
             timeout: header.timeout,
             opening: header.opening.clone(),
         };
-        let mut judge = super::Judge::new(game.new_game(&params, &seating).map_err(|e| bad(&e))?);
+        let game = game.new_game(&params, &seating).map_err(|e| bad(&e))?;
+        let mut judge = super::Judge::new(game, n);
         let mut out = Outbox {
             now_ms: header.start_ms,
             ..Outbox::default()
@@ -734,7 +737,7 @@ impl Started {
 pub fn apply(judge: &mut super::Judge, start_ms: u64, entry: &Entry, out: &mut Outbox) -> bool {
     match entry {
         Entry::Received { t, from, line } => {
-            let Some(seat) = Seat::from_index(*from) else {
+            let Some(seat) = judge.seat(*from) else {
                 return false;
             };
             out.now_ms = clock(start_ms, *t);
@@ -751,7 +754,7 @@ pub fn apply(judge: &mut super::Judge, start_ms: u64, entry: &Entry, out: &mut O
             at_move,
             restated,
         } => {
-            let Some(seat) = Seat::from_index(*fault) else {
+            let Some(seat) = judge.seat(*fault) else {
                 return false;
             };
             let mut f = Fault::new(*kind, detail.to_string()).because(*cause);
@@ -913,7 +916,7 @@ mod tests {
                 .map(|i| {
                     let path = dir.path().join(format!("{n}-{i}.jsonl"));
                     let (mut log, _) = GameLog::create(&path, header(), None).unwrap();
-                    log.sent(Seat::First, "ROCK");
+                    log.sent(Seat::FIRST, "ROCK");
                     (log, serde_json::json!({ "game": i }))
                 })
                 .collect();

@@ -15,7 +15,7 @@ use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
 use crate::error::{Error, Result};
 use crate::games::{
-    Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Seat, Seating, Step, derive_seed,
+    Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step, derive_seed,
 };
 
 pub mod judge;
@@ -39,7 +39,8 @@ pub struct MatchSetup {
     pub game: &'static GameInfo,
     pub params: Params,
     pub seed: u64,
-    pub players: [Player; 2],
+    /// One per seat, in seat order: as many as the game is played by.
+    pub players: Vec<Player>,
     pub timeout: Duration,
     pub startup_timeout: Duration,
     pub limits: IoLimits,
@@ -61,7 +62,8 @@ pub struct MatchSetup {
 #[derive(Debug, Clone, Serialize)]
 pub struct GameRecord {
     pub game: String,
-    pub players: [String; 2],
+    /// One name per seat.
+    pub players: Vec<String>,
     /// The judge's verdict, its fields inline in the JSON.
     #[serde(flatten)]
     pub verdict: Verdict,
@@ -73,21 +75,35 @@ pub struct GameRecord {
 impl GameRecord {
     /// The line printed when game `id` ends: who played, the score, why it ended, and the fault.
     pub fn finished_line(&self, id: usize) -> String {
-        let mut line = format!(
-            "Finished game {id} ({} vs {}): {}-{} {}, {} plies",
-            self.players[0],
-            self.players[1],
-            format_score(self.verdict.scores[0]),
-            format_score(self.verdict.scores[1]),
-            self.verdict.reason.as_str(),
-            self.verdict.plies
-        );
-        match (self.verdict.faulted, &self.verdict.detail) {
+        let v = &self.verdict;
+        let mut line = match self.players.len() {
+            2 => format!(
+                "Finished game {id} ({} vs {}): {}-{} {}, {} plies",
+                self.players[0],
+                self.players[1],
+                format_score(v.scores[0]),
+                format_score(v.scores[1]),
+                v.reason.as_str(),
+                v.plies
+            ),
+            _ => format!(
+                "Finished game {id} ({}): places {} {}, {} plies",
+                self.players.join(" vs "),
+                v.places,
+                v.reason.as_str(),
+                v.plies
+            ),
+        };
+        match (v.faulted, &v.detail) {
             (Some(seat), Some(detail)) => {
                 line.push_str(&format!(": {} {detail}", self.players[seat]))
             }
             (None, Some(detail)) => line.push_str(&format!(": {detail}")),
             _ => {}
+        }
+        // With more players, the failures the game went on after.
+        for out in v.out.iter().filter(|o| Some(o.seat) != v.faulted) {
+            line.push_str(&format!("; {} {}", self.players[out.seat], out.detail));
         }
         line
     }
@@ -103,7 +119,8 @@ pub fn format_score(x: f64) -> String {
 }
 
 /// The stderr capture file of a seat, beside the game log.
-pub fn stderr_path(log_path: &std::path::Path, seat: Seat) -> PathBuf {
+pub fn stderr_path(log_path: &std::path::Path, seat: impl Into<Seat>) -> PathBuf {
+    let seat: Seat = seat.into();
     log_path.with_extension(format!("seat{}.stderr", seat.index()))
 }
 
@@ -181,12 +198,13 @@ struct Wire<'a> {
     log: GameLog,
     spectator: Option<&'a UnboundedSender<String>>,
     timeout: Duration,
-    buf: [Vec<u8>; 2],
+    /// Each seat's lines, gathered to go out in one write.
+    buf: Vec<Vec<u8>>,
 }
 
 impl Wire<'_> {
     /// Log and deliver a game's messages in order; each seat's lines go out in one write.
-    async fn deliver(&mut self, out: &mut Outbox, seats: &mut [SeatState; 2]) {
+    async fn deliver(&mut self, out: &mut Outbox, seats: &mut [SeatState]) {
         for msg in out.take() {
             match msg {
                 Msg::To(seat, line) => {
@@ -211,7 +229,7 @@ impl Wire<'_> {
         self.flush(seats).await;
     }
 
-    async fn flush(&mut self, seats: &mut [SeatState; 2]) {
+    async fn flush(&mut self, seats: &mut [SeatState]) {
         for (state, buf) in seats.iter_mut().zip(self.buf.iter_mut()) {
             if buf.is_empty() {
                 continue;
@@ -317,7 +335,7 @@ impl Played {
 /// Play one game to its end; the caller makes the log durable (`Played::durable`), so that a
 /// tournament can start the next game while the disk catches up.
 pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
-    let names = [setup.players[0].name.clone(), setup.players[1].name.clone()];
+    let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
     let seating = Seating {
         names: names.clone(),
         seed: setup.seed,
@@ -328,8 +346,43 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
         .game
         .new_game(&setup.params, &seating)
         .map_err(Error::Usage)?;
+    let header = header(&setup);
+    let start_ms = header.start_ms;
+    let (log, again) = GameLog::create(&setup.log_path, header, setup.tap.take())?;
+    if again {
+        // Made at a bot's first byte: one left by the last attempt at this game must not pass
+        // for what this one's bots said.
+        for path in stderr_paths(&setup.log_path, names.len()) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    let started = Instant::now();
+    let opened = match open_all(&setup).await {
+        Ok(opened) => opened,
+        Err(e) => {
+            // Not played: nothing of it may pass for a game. Without its log, a resume would
+            // not know to clear what a bot that did start wrote on its stderr meanwhile.
+            drop(log);
+            for path in stderr_paths(&setup.log_path, names.len()) {
+                let _ = std::fs::remove_file(path);
+            }
+            let _ = std::fs::remove_file(&setup.log_path);
+            return Err(Error::Setup(format!(
+                "game {}: {e}",
+                setup.log_path.display()
+            )));
+        }
+    };
+    let mut table = Table::new(&setup, game, opened.seats.len(), log, start_ms);
+    table.begin(opened).await;
+    table.play().await;
+    table.finish(names, started).await
+}
+
+/// The log's header: the game, its players and what it is played with.
+fn header(setup: &MatchSetup) -> Header {
     let now = std::time::SystemTime::now();
-    let header = Header {
+    Header {
         game: setup.game.name.to_string(),
         params: setup.params.clone(),
         seed: setup.seed,
@@ -360,181 +413,233 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
             max_turns: Some(r.max_turns),
             max_line: setup.limits.max_line,
         }),
-    };
-    let start_ms = header.start_ms;
-    let (log, again) = GameLog::create(&setup.log_path, header, setup.tap.take())?;
-    if again {
-        // Made at a bot's first byte: one left by the last attempt at this game must not pass
-        // for what this one's bots said.
-        for path in stderr_paths(&setup.log_path) {
-            let _ = std::fs::remove_file(path);
-        }
     }
-    let started = Instant::now();
-    let (seat0, seat1, referee) = tokio::join!(
-        open_seat(&setup, Seat::First),
-        open_seat(&setup, Seat::Second),
-        open_referee(&setup)
-    );
-    // A seat that did start is closed (its bot killed) when dropped here.
-    let ((s0, f0), (s1, f1), (mut referee, referee_fault)) = match (seat0, seat1, referee) {
-        (Ok(a), Ok(b), Ok(r)) => (a, b, r),
-        (seat0, seat1, referee) => {
-            let e = [seat0.err(), seat1.err(), referee.err()]
-                .into_iter()
-                .flatten()
-                .next()
-                .expect("a seat failed");
-            // Not played: nothing of it may pass for a game. Without its log, a resume would
-            // not know to clear what a bot that did start wrote on its stderr meanwhile.
-            drop(log);
-            for path in stderr_paths(&setup.log_path) {
-                let _ = std::fs::remove_file(path);
-            }
-            let _ = std::fs::remove_file(&setup.log_path);
-            return Err(Error::Setup(format!(
-                "game {}: {e}",
-                setup.log_path.display()
-            )));
-        }
-    };
-    let mut seats = [s0, s1];
-    let mut wire = Wire {
-        log,
-        spectator: setup.spectator.as_ref(),
-        timeout: setup.timeout,
-        buf: [Vec::new(), Vec::new()],
-    };
-    let mut judge = Judge::new(game);
-    let mut out = Outbox {
-        now_ms: start_ms,
-        ..Outbox::default()
-    };
-    judge.start(&mut out);
-    freeze_idle(&mut seats, judge.awaiting(), &setup);
-    wire.deliver(&mut out, &mut seats).await;
-    for (seat, fault) in Seat::BOTH.into_iter().zip([f0, f1]) {
-        if let Some(f) = fault {
-            out.now_ms = clock(start_ms, wire.log.fault(seat, &f));
-            judge.fault(seat, f, &mut out);
-            wire.deliver(&mut out, &mut seats).await;
-        }
-    }
-    if let Some(f) = referee_fault {
-        wire.log.referee_fault(&f);
-        judge.referee_failed(f);
-    }
+}
 
-    loop {
-        // A referee program speaks between the players' moves, one line at a time, each
-        // delivered before the next is read.
-        if let Some(link) = referee.as_mut().filter(|_| judge.wants_referee()) {
-            hear_referee(link, &mut judge, &mut wire, &mut out, start_ms).await;
-            freeze_idle(&mut seats, judge.awaiting(), &setup);
-            wire.deliver(&mut out, &mut seats).await;
-            continue;
-        }
-        if judge.is_over() {
-            break;
-        }
-        let (seat, heard) = next_line(&mut seats, judge.awaiting(), &judge, &setup, true).await;
-        take_line(
-            &mut judge, &mut seats, &mut wire, &mut out, seat, heard, start_ms,
-        );
-        // Where both seats move at once, the other's line is often there already: taken now,
-        // the seat that answered first need not be stopped and started again for nothing (two
-        // writes to its cgroup, two wake-ups, its read restarted). Only while nothing is to be
-        // sent: a seat's wait starts when its prompt is written.
-        while !judge.is_over() && !judge.wants_referee() && out.msgs.is_empty() {
-            let ready = next_line(&mut seats, judge.awaiting(), &judge, &setup, false);
-            let Some((seat, heard)) = ready.now_or_never() else {
-                break;
-            };
-            take_line(
-                &mut judge, &mut seats, &mut wire, &mut out, seat, heard, start_ms,
-            );
-        }
-        // Stopped before the next prompt goes out, not after: once it is written, the bot to
-        // move is thinking, and on a busy machine arena may run again only much later. Not once
-        // the game is over: the bots only read their last lines and exit, and stopping them to
-        // start them again for that costs two writes to each cgroup and their wake-ups. (A
-        // referee program's game awaits no seat while the referee has the turn: not over.)
-        let over = judge.is_over() && !(referee.is_some() && judge.wants_referee());
-        if !over {
-            freeze_idle(&mut seats, judge.awaiting(), &setup);
-        }
-        wire.deliver(&mut out, &mut seats).await;
-    }
+/// Every seat and the referee program, started at once; with the faults of those that failed
+/// to start (the bot's, or the referee's).
+struct Opened {
+    seats: Vec<SeatState>,
+    faults: Vec<Option<Fault>>,
+    referee: Option<Link>,
+    referee_fault: Option<Fault>,
+}
 
-    for seat in Seat::BOTH {
-        restate_early(&mut judge, &mut seats[seat], seat, &mut wire.log).await;
-    }
-    let verdict = judge.verdict();
-    let [a, b] = seats;
-    let ((e0, c0), (e1, c1), (er, cr)) = tokio::join!(close(a.io), close(b.io), async {
-        match referee {
-            Some(link) => {
-                let (how, capture) = link.close().await;
-                (Some(how).filter(|s| !s.is_empty()), Some(capture))
-            }
-            None => (None, None),
-        }
-    });
-    // Whatever escaped the bots' process groups and was re-parented to arena goes too.
-    crate::bot::reaper::sweep();
-    for (seat, status) in Seat::BOTH.into_iter().zip([e0, e1]) {
-        if let Some(status) = status {
-            wire.log.exit(seat, &status);
-        }
-    }
-    if let Some(status) = er {
-        wire.log.referee_exit(&status);
-    }
-    let record = GameRecord {
-        game: setup.game.name.to_string(),
-        players: names,
-        verdict,
-        seed: setup.seed,
-        duration_ms: started.elapsed().as_millis() as u64,
-        log: setup.log_path.display().to_string(),
-    };
-    let result = serde_json::to_value(&record).expect("a record serialises");
-    Ok(Played {
-        record,
-        log: wire.log,
-        result,
-        captures: [c0, c1, cr].into_iter().flatten().collect(),
+/// Start every seat and the referee program at once. A seat that did start is closed (its bot
+/// killed) when dropped, as when another could not be started (arena's failure, the error).
+async fn open_all(setup: &MatchSetup) -> std::result::Result<Opened, String> {
+    let seats = Seat::all(setup.players.len()).map(|seat| open_seat(setup, seat));
+    let (seats, referee) = tokio::join!(futures_util::future::join_all(seats), open_referee(setup));
+    let (referee, referee_fault) = referee?;
+    let (seats, faults) = seats
+        .into_iter()
+        .collect::<std::result::Result<Vec<_>, _>>()?
+        .into_iter()
+        .unzip();
+    Ok(Opened {
+        seats,
+        faults,
+        referee,
+        referee_fault,
     })
 }
 
-/// Log what a seat said (or how it failed) and hand it to the judge.
-fn take_line(
-    judge: &mut Judge,
-    seats: &mut [SeatState; 2],
-    wire: &mut Wire,
-    out: &mut Outbox,
-    seat: Seat,
-    heard: std::result::Result<String, Fault>,
+/// A game in play: its seats, the judge, and where what it says goes.
+struct Table<'a> {
+    setup: &'a MatchSetup,
+    seats: Vec<SeatState>,
+    wire: Wire<'a>,
+    judge: Judge,
+    out: Outbox,
+    referee: Option<Link>,
     start_ms: u64,
-) {
-    match heard {
-        Ok(line) => {
-            out.now_ms = clock(start_ms, wire.log.received(seat, &line));
-            match judge.line(seat, &line, out) {
-                Ok(Step::Done) => {
-                    seats[seat].moves += 1;
-                    seats[seat].turn_start = None;
-                }
-                Ok(Step::Retry | Step::More) => {}
-                Err(f) => {
-                    wire.log.fault(seat, &f);
-                }
+}
+
+impl<'a> Table<'a> {
+    fn new(
+        setup: &'a MatchSetup,
+        game: Box<dyn crate::games::Game>,
+        players: usize,
+        log: GameLog,
+        start_ms: u64,
+    ) -> Table<'a> {
+        Table {
+            setup,
+            seats: Vec::new(),
+            wire: Wire {
+                log,
+                spectator: setup.spectator.as_ref(),
+                timeout: setup.timeout,
+                buf: vec![Vec::new(); players],
+            },
+            judge: Judge::new(game, players),
+            out: Outbox {
+                now_ms: start_ms,
+                ..Outbox::default()
+            },
+            referee: None,
+            start_ms,
+        }
+    }
+
+    /// The opening lines, then the failures of those that could not start.
+    async fn begin(&mut self, opened: Opened) {
+        self.seats = opened.seats;
+        self.referee = opened.referee;
+        self.judge.start(&mut self.out);
+        freeze_idle(&mut self.seats, self.judge.awaiting(), self.setup);
+        self.deliver().await;
+        for (seat, fault) in Seat::all(self.seats.len()).zip(opened.faults) {
+            if let Some(f) = fault {
+                self.out.now_ms = clock(self.start_ms, self.wire.log.fault(seat, &f));
+                self.judge.fault(seat, f, &mut self.out);
+                self.deliver().await;
             }
         }
-        Err(f) => {
-            out.now_ms = clock(start_ms, wire.log.fault(seat, &f));
-            judge.fault(seat, f, out);
+        if let Some(f) = opened.referee_fault {
+            self.wire.log.referee_fault(&f);
+            self.judge.referee_failed(f);
         }
+    }
+
+    async fn deliver(&mut self) {
+        self.wire.deliver(&mut self.out, &mut self.seats).await;
+    }
+
+    /// Play to the end: the referee program when the game waits for it, else the players.
+    async fn play(&mut self) {
+        loop {
+            // A referee program speaks between the players' moves, one line at a time, each
+            // delivered before the next is read.
+            if let Some(link) = self.referee.as_mut().filter(|_| self.judge.wants_referee()) {
+                hear_referee(
+                    link,
+                    &mut self.judge,
+                    &mut self.wire,
+                    &mut self.out,
+                    self.start_ms,
+                )
+                .await;
+                freeze_idle(&mut self.seats, self.judge.awaiting(), self.setup);
+                self.deliver().await;
+                continue;
+            }
+            if self.judge.is_over() {
+                break;
+            }
+            self.hear_players().await;
+            // Stopped before the next prompt goes out, not after: once it is written, the bot
+            // to move is thinking, and on a busy machine arena may run again only much later.
+            // Not once the game is over: the bots only read their last lines and exit, and
+            // stopping them to start them again for that costs two writes to each cgroup and
+            // their wake-ups. (A referee program's game awaits no seat while the referee has
+            // the turn: not over.)
+            let over =
+                self.judge.is_over() && !(self.referee.is_some() && self.judge.wants_referee());
+            if !over {
+                freeze_idle(&mut self.seats, self.judge.awaiting(), self.setup);
+            }
+            self.deliver().await;
+        }
+    }
+
+    /// The next line of a seat the game waits for, and any others already there.
+    async fn hear_players(&mut self) {
+        let awaiting = self.judge.awaiting();
+        let (seat, heard) =
+            next_line(&mut self.seats, awaiting, &self.judge, self.setup, true).await;
+        self.take_line(seat, heard);
+        // Where several seats move at once, the others' lines are often there already: taken
+        // now, the seat that answered first need not be stopped and started again for nothing
+        // (two writes to its cgroup, two wake-ups, its read restarted). Only while nothing is
+        // to be sent: a seat's wait starts when its prompt is written.
+        while !self.judge.is_over() && !self.judge.wants_referee() && self.out.msgs.is_empty() {
+            let awaiting = self.judge.awaiting();
+            let ready = next_line(&mut self.seats, awaiting, &self.judge, self.setup, false);
+            let Some((seat, heard)) = ready.now_or_never() else {
+                break;
+            };
+            self.take_line(seat, heard);
+        }
+    }
+
+    /// Log what a seat said (or how it failed) and hand it to the judge.
+    fn take_line(&mut self, seat: Seat, heard: std::result::Result<String, Fault>) {
+        let out = &mut self.out;
+        match heard {
+            Ok(line) => {
+                out.now_ms = clock(self.start_ms, self.wire.log.received(seat, &line));
+                match self.judge.line(seat, &line, out) {
+                    Ok(Step::Done) => {
+                        self.seats[seat].moves += 1;
+                        self.seats[seat].turn_start = None;
+                    }
+                    Ok(Step::Retry | Step::More) => {}
+                    Err(f) => {
+                        self.wire.log.fault(seat, &f);
+                    }
+                }
+            }
+            Err(f) => {
+                out.now_ms = clock(self.start_ms, self.wire.log.fault(seat, &f));
+                self.judge.fault(seat, f, out);
+            }
+        }
+    }
+
+    /// The verdict, every bot and the referee closed, their exits logged.
+    async fn finish(mut self, names: Vec<String>, started: Instant) -> Result<Played> {
+        for seat in Seat::all(self.seats.len()) {
+            restate_early(
+                &mut self.judge,
+                &mut self.seats[seat],
+                seat,
+                &mut self.wire.log,
+            )
+            .await;
+        }
+        let verdict = self.judge.verdict();
+        let closing = self.seats.into_iter().map(|s| close(s.io));
+        let (seats, (referee_exit, referee_capture)) =
+            tokio::join!(futures_util::future::join_all(closing), async {
+                match self.referee {
+                    Some(link) => {
+                        let (how, capture) = link.close().await;
+                        (Some(how).filter(|s| !s.is_empty()), Some(capture))
+                    }
+                    None => (None, None),
+                }
+            });
+        // Whatever escaped the bots' process groups and was re-parented to arena goes too.
+        crate::bot::reaper::sweep();
+        let mut log = self.wire.log;
+        let mut captures = Vec::new();
+        for (seat, (status, capture)) in Seat::all(names.len()).zip(seats) {
+            if let Some(status) = status {
+                log.exit(seat, &status);
+            }
+            captures.extend(capture);
+        }
+        if let Some(status) = referee_exit {
+            log.referee_exit(&status);
+        }
+        captures.extend(referee_capture);
+        let setup = self.setup;
+        let record = GameRecord {
+            game: setup.game.name.to_string(),
+            players: names,
+            verdict,
+            seed: setup.seed,
+            duration_ms: started.elapsed().as_millis() as u64,
+            log: setup.log_path.display().to_string(),
+        };
+        let result = serde_json::to_value(&record).expect("a record serialises");
+        Ok(Played {
+            record,
+            log,
+            result,
+            captures,
+        })
     }
 }
 
@@ -577,12 +682,11 @@ async fn restate_early(judge: &mut Judge, state: &mut SeatState, seat: Seat, log
 }
 
 /// Every stderr capture a game may leave beside its log: each seat's, and a referee program's.
-fn stderr_paths(log_path: &std::path::Path) -> [PathBuf; 3] {
-    [
-        stderr_path(log_path, Seat::First),
-        stderr_path(log_path, Seat::Second),
-        program::stderr_path(log_path),
-    ]
+fn stderr_paths(log_path: &std::path::Path, players: usize) -> Vec<PathBuf> {
+    Seat::all(players)
+        .map(|seat| stderr_path(log_path, seat))
+        .chain([program::stderr_path(log_path)])
+        .collect()
 }
 
 /// The game's referee program started, or the fault that kept it from starting (the game then
@@ -637,7 +741,7 @@ async fn hear_referee(
 /// A referee that asks for a move when its game has had all its turns fails: it would
 /// otherwise go on for ever.
 fn past_turns(judge: &mut Judge, max_turns: u32) -> Option<Fault> {
-    if judge.game().plies() < max_turns || !judge.awaiting().contains(&true) {
+    if judge.game().plies() < max_turns || judge.awaiting().is_empty() {
         return None;
     }
     let f = program::over_turns(max_turns);
@@ -664,12 +768,14 @@ fn allowance(state: &SeatState, setup: &MatchSetup) -> Duration {
 }
 
 /// Stop the bots the game will not wait for (unless they may ponder).
-fn freeze_idle(seats: &mut [SeatState; 2], awaiting: [bool; 2], setup: &MatchSetup) {
+fn freeze_idle(seats: &mut [SeatState], awaiting: Seats, setup: &MatchSetup) {
     if setup.ponder {
         return;
     }
-    for (state, awaited) in seats.iter_mut().zip(awaiting) {
-        if let (SeatIo::Remote { conn, .. }, false) = (&mut state.io, awaited) {
+    for (seat, state) in Seat::all(seats.len()).zip(seats.iter_mut()) {
+        if let SeatIo::Remote { conn, .. } = &mut state.io
+            && !awaiting.contains(seat)
+        {
             conn.set_frozen(true);
         }
     }
@@ -679,25 +785,22 @@ fn freeze_idle(seats: &mut [SeatState; 2], awaiting: [bool; 2], setup: &MatchSet
 /// Built-in bots answer at once; a seat whose input broke fails as soon as it is awaited.
 /// `freeze`: stop the seats not awaited first (not when only looking for a line already there).
 async fn next_line(
-    seats: &mut [SeatState; 2],
-    awaiting: [bool; 2],
+    seats: &mut [SeatState],
+    awaiting: Seats,
     judge: &Judge,
     setup: &MatchSetup,
     freeze: bool,
 ) -> (Seat, std::result::Result<String, Fault>) {
     if freeze && !setup.ponder {
-        // Frozen while not awaited; games where both move at once (roshambo) await both.
-        for (state, awaited) in seats.iter_mut().zip(awaiting) {
+        // Frozen while not awaited; games where several move at once await them all.
+        for (seat, state) in Seat::all(seats.len()).zip(seats.iter_mut()) {
             if let SeatIo::Remote { conn, .. } = &mut state.io {
-                conn.set_frozen(!awaited);
+                conn.set_frozen(!awaiting.contains(seat));
             }
         }
     }
     let now = Instant::now();
-    for seat in Seat::BOTH {
-        if !awaiting[seat] {
-            continue;
-        }
+    for seat in awaiting.iter() {
         let state = &mut seats[seat];
         state.turn_start.get_or_insert(now);
         match &mut state.io {
@@ -711,11 +814,7 @@ async fn next_line(
             SeatIo::Gone => unreachable!("a seat that never started has failed already"),
         }
     }
-    let [s0, s1] = seats;
-    let (seat, event) = tokio::select! {
-        e = wait(s0, setup), if awaiting[0] => (Seat::First, e),
-        e = wait(s1, setup), if awaiting[1] => (Seat::Second, e),
-    };
+    let (seat, event) = first_event(seats, awaiting, setup).await;
     let s = &seats[seat];
     let at = s.moves + 1;
     let heard = match event {
@@ -734,6 +833,27 @@ async fn next_line(
             .at_move(at)),
     };
     (seat, heard)
+}
+
+/// The first event of the awaited seats' bots. One seat, the usual case, is waited on alone:
+/// no future is boxed for a move.
+async fn first_event(
+    seats: &mut [SeatState],
+    awaiting: Seats,
+    setup: &MatchSetup,
+) -> (Seat, Event) {
+    let mut waits: Vec<_> = Seat::all(seats.len())
+        .zip(seats.iter_mut())
+        .filter(|(seat, _)| awaiting.contains(*seat))
+        .collect();
+    if waits.len() == 1 {
+        let (seat, state) = waits.pop().expect("one");
+        return (seat, wait(state, setup).await);
+    }
+    let futures = waits
+        .into_iter()
+        .map(|(seat, state)| Box::pin(async move { (seat, wait(state, setup).await) }));
+    futures_util::future::select_all(futures).await.0
 }
 
 async fn wait(state: &mut SeatState, setup: &MatchSetup) -> Event {

@@ -32,7 +32,8 @@ pub struct Frame {
 pub struct GameView {
     pub frames: Vec<Frame>,
     /// The end of each seat's stderr.
-    pub stderr: [String; 2],
+    /// Each seat's.
+    pub stderr: Vec<String>,
     /// The end of a referee program's stderr, for a game one played.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub referee_stderr: Option<String>,
@@ -78,7 +79,7 @@ fn stderr_tail(path: &Path) -> String {
 /// frame whenever the board changed or a seat failed.
 pub struct FrameMaker {
     start_ms: u64,
-    names: [String; 2],
+    names: Vec<String>,
     judge: Judge,
     out: Outbox,
     /// The lines said since the last frame.
@@ -120,7 +121,8 @@ impl FrameMaker {
     /// Take the log's next entry; returns the frame it makes, if it makes one.
     pub fn entry(&mut self, entry: &Entry) -> Option<&Frame> {
         let judge = &mut self.judge;
-        let failed = Seat::BOTH.map(|s| judge.has_failed(s));
+        let players = judge.players();
+        let failed: Vec<bool> = Seat::all(players).map(|s| judge.has_failed(s)).collect();
         let referee_failed = judge.referee_fault().is_some();
         if !apply(judge, self.start_ms, entry, &mut self.out) {
             return None;
@@ -140,9 +142,7 @@ impl FrameMaker {
             _ => unreachable!("apply takes only lines and failures"),
         };
         let referee_fault = judge.referee_fault().filter(|_| !referee_failed);
-        let newly_failed = Seat::BOTH
-            .into_iter()
-            .find(|&s| !failed[s] && judge.has_failed(s));
+        let newly_failed = Seat::all(players).find(|&s| !failed[s] && judge.has_failed(s));
         let picture = judge.game().picture();
         if !picture.differs_from(&self.last.picture)
             && newly_failed.is_none()
@@ -187,7 +187,7 @@ impl FrameMaker {
         &self,
         log: &Path,
         has_stderr: impl Fn(&Path) -> bool,
-    ) -> ([String; 2], Option<String>) {
+    ) -> (Vec<String>, Option<String>) {
         let tail = |path: &Path| {
             if has_stderr(path) {
                 stderr_tail(path)
@@ -196,7 +196,9 @@ impl FrameMaker {
             }
         };
         (
-            Seat::BOTH.map(|s| tail(&stderr_path(log, s))),
+            Seat::all(self.names.len())
+                .map(|s| tail(&stderr_path(log, s)))
+                .collect(),
             self.referee
                 .then(|| tail(&crate::referee::program::stderr_path(log))),
         )

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::games::{Reason, Seat};
+use crate::games::{Reason, Side};
 use crate::ratings::{self, GameScore};
 use crate::referee::{GameRecord, stderr_path};
 
@@ -328,7 +328,7 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
         let seats = [index[row.seat0.as_str()], index[row.seat1.as_str()]];
         let points = [row.score0, row.score1];
         let failed = row.failed();
-        for s in Seat::BOTH {
+        for s in Side::BOTH {
             let t = &mut table[seats[s]];
             t.games += 1;
             t.score += points[s];
@@ -481,9 +481,9 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
         let mut against = vec![(0.0f64, 0u32); references.len()];
         let (mut total, mut games) = (0.0, 0);
         let mut failures: BTreeMap<Reason, u32> = BTreeMap::new();
-        let mut first: Option<(&GameRow, Seat)> = None;
+        let mut first: Option<(&GameRow, Side)> = None;
         for row in &ordered {
-            let Some(seat) = Seat::BOTH
+            let Some(seat) = Side::BOTH
                 .into_iter()
                 .find(|&s| row.names()[s] == student.as_str())
             else {

@@ -185,17 +185,18 @@ fn referee_of(
     raw: &Spanned<RawReferee>,
     base: &Path,
 ) -> Result<crate::referee::program::RefereeProgram> {
-    use crate::games::program::PLAYERS;
     use crate::referee::program::RefereeProgram;
     let r = raw.get_ref();
+    // Tournaments schedule and rate pairs: games of more players are played by `arena match`.
     if let Some(p) = &r.players
-        && *p.get_ref() != PLAYERS as i64
+        && *p.get_ref() != 2
     {
         return Err(src.at(
             Some(p.span()),
             format!(
-                "referee: players = {}: arena plays referee games of {PLAYERS} players only \
-                 (its seats, schedules and ratings are for two)",
+                "referee: players = {}: a tournament's games are for 2 players; play a \
+                 referee game of {} with `arena match`",
+                p.get_ref(),
                 p.get_ref()
             ),
         ));

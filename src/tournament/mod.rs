@@ -901,10 +901,14 @@ async fn play_all(
 
 fn setup(spec: &Spec, dir: &Path, job: &Job, live: Option<&Live>) -> MatchSetup {
     let log_path = dir.join("logs").join(format!("game-{:05}.jsonl", job.id));
-    let players = job.planned.seats.map(|i| Player {
-        name: spec.bots[i].name.clone(),
-        bot: spec.bots[i].bot.clone(),
-    });
+    let players = job
+        .planned
+        .seats
+        .map(|i| Player {
+            name: spec.bots[i].name.clone(),
+            bot: spec.bots[i].bot.clone(),
+        })
+        .into();
     MatchSetup {
         game: spec.game,
         params: spec.params.clone(),

@@ -184,10 +184,12 @@ impl Duel {
             game: self.matched.game,
             params: self.matched.params.clone(),
             seed: self.seed_of(i),
-            players: seats(i).map(|b| Player {
-                name: self.names[b].clone(),
-                bot: self.bots[b].clone(),
-            }),
+            players: seats(i)
+                .map(|b| Player {
+                    name: self.names[b].clone(),
+                    bot: self.bots[b].clone(),
+                })
+                .into(),
             timeout: self.matched.timeout,
             startup_timeout: self.matched.startup_timeout,
             limits: self.limits,

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use super::seats;
 use super::summary::{self, SprtState};
-use crate::games::Seat;
+use crate::games::Side;
 use crate::out::plural;
 use crate::referee::GameRecord;
 use crate::report::GameRow;
@@ -105,7 +105,7 @@ impl<'a> Told<'a> {
             }
         };
         // The first bot sits in seat 0 of the games with an even index.
-        let first = Seat::BOTH[i % 2];
+        let first = Side::BOTH[i % 2];
         let scores = [
             record.verdict.scores[first],
             record.verdict.scores[first.other()],

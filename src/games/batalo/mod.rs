@@ -9,6 +9,7 @@ use super::{GameInfo, ParamKind, ParamSpec, line_protocol, position};
 
 pub static INFO: GameInfo = GameInfo {
     name: "batalo",
+    players: 2..=2,
     summary: "Batalo (pbmserv), a hexagonal race-and-capture game, over a line protocol",
     description: include_str!("description.md"),
     params: &[

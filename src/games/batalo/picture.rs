@@ -4,7 +4,7 @@
 //! by half a cell per row makes touch, so the drawing is the board with no remapping.
 
 use super::rules::{BASE, Board, Move, Point, ROWS, idx, num_of, row_of, row_span};
-use crate::games::Seat;
+use crate::games::Side;
 use crate::games::picture::{Grid, Piece, Shape, View};
 
 const SIDE: u32 = 13;
@@ -42,10 +42,10 @@ impl Board {
                 ground.push(if BASE.contains(&p) { '*' } else { '.' });
                 cells.push(match self.at(p) {
                     None => '.',
-                    Some((Seat::First, false)) => 'o',
-                    Some((Seat::First, true)) => 'O',
-                    Some((Seat::Second, false)) => 'x',
-                    Some((Seat::Second, true)) => 'X',
+                    Some((Side::First, false)) => 'o',
+                    Some((Side::First, true)) => 'O',
+                    Some((Side::Second, false)) => 'x',
+                    Some((Side::Second, true)) => 'X',
                 });
             }
         }

@@ -4,7 +4,7 @@
 use super::rules::{Board, Move, points};
 use crate::games::line_protocol::LineRules;
 use crate::games::position::Position;
-use crate::games::{Params, Seat, picture};
+use crate::games::{Params, Side, picture};
 
 /// Moves the built-in `search` looks ahead.
 pub const SEARCH_DEPTH: u32 = 3;
@@ -28,7 +28,7 @@ impl LineRules for Board {
 
     fn picture(&self, last: Option<&Move>, sides: &[String; 2]) -> (picture::Board, Vec<String>) {
         let mut notes = vec![format!("move {} of {}", self.plies(), self.max_plies())];
-        for (seat, side) in Seat::BOTH.into_iter().zip(sides) {
+        for (seat, side) in Side::BOTH.into_iter().zip(sides) {
             let column = points().any(|p| self.at(p) == Some((seat, true)));
             let stones = self.count(seat) - column as usize;
             let column = if column { "column" } else { "no column" };
@@ -42,14 +42,16 @@ impl LineRules for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
-    use crate::games::{Draw, Fault, FaultKind, Game, Msg, Outbox, Outcome, Seat, Seating, Step};
+    use crate::games::{
+        Draw, Fault, FaultKind, Game, Msg, Outbox, Outcome, Ranking, Seat, Seating, Seats, Side,
+        Step,
+    };
 
     fn game(max_moves: &str) -> Box<dyn Game> {
         let info = &super::super::INFO;
         let params = Params::resolve(info.params, [("max_moves", max_moves)]).expect("params");
         let seating = Seating {
-            names: ["A".into(), "B".into()],
+            names: vec!["A".into(), "B".into()],
             seed: 0,
             timeout: 1.0,
             opening: None,
@@ -84,21 +86,24 @@ mod tests {
         let mut out = Outbox::default();
         g.start(&mut out);
         let msgs = out.take();
-        assert_eq!(lines_to(&msgs, Some(First)), ["A", "B", "0"]);
-        assert_eq!(lines_to(&msgs, Some(Second)), ["A", "B", "1"]);
+        assert_eq!(lines_to(&msgs, Some(Seat::FIRST)), ["A", "B", "0"]);
+        assert_eq!(lines_to(&msgs, Some(Seat::SECOND)), ["A", "B", "1"]);
         assert_eq!(lines_to(&msgs, None), ["A", "B"]);
-        assert_eq!(g.awaiting(), [true, false]);
-        assert_eq!(g.on_line(First, " G4 - g6 ", &mut out), Ok(Step::Done));
+        assert_eq!(g.awaiting(), Seats::from([true, false]));
+        assert_eq!(
+            g.on_line(Seat::FIRST, " G4 - g6 ", &mut out),
+            Ok(Step::Done)
+        );
         let msgs = out.take();
         assert_eq!(
             msgs,
             [
-                Msg::To(Second, "g4-g6".into()),
+                Msg::To(Seat::SECOND, "g4-g6".into()),
                 Msg::Spectators("g4-g6".into())
             ],
             "normalised, and no echo to the mover"
         );
-        assert_eq!(g.awaiting(), [false, true]);
+        assert_eq!(g.awaiting(), Seats::from([false, true]));
         assert_eq!(g.plies(), 1);
     }
 
@@ -112,8 +117,8 @@ mod tests {
         assert!(start.last.is_empty());
         assert_eq!(notes[0], "O (A) to move");
         assert_eq!(notes[2], "O (A): column, 6 stones");
-        g.on_line(First, "f3-e2", &mut out).unwrap();
-        g.on_line(Second, "g10-g8", &mut out).unwrap();
+        g.on_line(Seat::FIRST, "f3-e2", &mut out).unwrap();
+        g.on_line(Seat::SECOND, "g10-g8", &mut out).unwrap();
         let q = g.picture();
         let (after, notes) = (q.grid(), &q.notes);
         let changed: Vec<usize> = (0..169)
@@ -135,25 +140,25 @@ mod tests {
         g.start(&mut out);
         out.take();
         for line in ["", "g4", "g4 g6", "hello-world", "a9-a1", "g4-g6-g8"] {
-            let e = g.on_line(First, line, &mut out).unwrap_err();
+            let e = g.on_line(Seat::FIRST, line, &mut out).unwrap_err();
             assert_eq!(e.kind, FaultKind::Protocol, "{line:?}");
         }
-        let e = g.on_line(First, "g4-g9", &mut out).unwrap_err();
+        let e = g.on_line(Seat::FIRST, "g4-g9", &mut out).unwrap_err();
         assert_eq!(
             e,
             Fault::illegal("g4-g9: the column's path is blocked at g5")
         );
-        let e = g.on_line(First, "g10-g8", &mut out).unwrap_err();
+        let e = g.on_line(Seat::FIRST, "g10-g8", &mut out).unwrap_err();
         assert_eq!(e.kind, FaultKind::Illegal);
-        g.on_fault(First, &e, &mut out);
+        g.on_fault(Seat::FIRST, &e, &mut out);
         assert_eq!(
             out.take(),
             [
-                Msg::To(Second, "RETIRE".into()),
+                Msg::To(Seat::SECOND, "RETIRE".into()),
                 Msg::Spectators("RETIRE".into())
             ]
         );
-        assert_eq!(g.awaiting(), [false, false]);
+        assert_eq!(g.awaiting(), Seats::from([false, false]));
         assert_eq!(g.outcome(), None);
     }
 
@@ -163,23 +168,26 @@ mod tests {
         let mut out = Outbox::default();
         g.start(&mut out);
         for (seat, m) in [
-            (First, "g4-g6"),
-            (Second, "g10-g8"),
-            (First, "g6-g8"),
-            (Second, "h11-i11"),
-            (First, "g8-g9"),
-            (Second, "h10-i10"),
-            (First, "g9-g10"),
+            (Seat::FIRST, "g4-g6"),
+            (Seat::SECOND, "g10-g8"),
+            (Seat::FIRST, "g6-g8"),
+            (Seat::SECOND, "h11-i11"),
+            (Seat::FIRST, "g8-g9"),
+            (Seat::SECOND, "h10-i10"),
+            (Seat::FIRST, "g9-g10"),
         ] {
             assert_eq!(g.on_line(seat, m, &mut out), Ok(Step::Done), "{m}");
         }
-        assert_eq!(g.awaiting(), [false, false]);
-        assert_eq!(g.outcome(), Some(Outcome::win(First)));
+        assert_eq!(g.awaiting(), Seats::from([false, false]));
+        assert_eq!(g.outcome(), Some(Ranking::from(Outcome::win(Side::First))));
         assert_eq!(lines_to(&out.take(), None).last().unwrap(), "g9-g10");
         let mut g = game("2");
-        g.on_line(First, "f3-e2", &mut out).unwrap();
-        g.on_line(Second, "f9-e8", &mut out).unwrap();
-        assert_eq!(g.outcome(), Some(Outcome::Drawn(Draw::Limit)));
-        assert_eq!(g.awaiting(), [false, false]);
+        g.on_line(Seat::FIRST, "f3-e2", &mut out).unwrap();
+        g.on_line(Seat::SECOND, "f9-e8", &mut out).unwrap();
+        assert_eq!(
+            g.outcome(),
+            Some(Ranking::from(Outcome::Drawn(Draw::Limit)))
+        );
+        assert_eq!(g.awaiting(), Seats::from([false, false]));
     }
 }

@@ -10,12 +10,12 @@
 //! the diagonal number), cells outside the hexagon marked off the board, so that a direction is
 //! one index offset and a step or hop from any point stays inside the array.
 //!
-//! Seat 0 plays O (column on its home base g4, stones f3 f4 g3 g5 h4 h5) and moves first; seat 1
+//! Side 0 plays O (column on its home base g4, stones f3 f4 g3 g5 h4 h5) and moves first; seat 1
 //! plays X (column on g10, stones f9 f10 g9 g11 h10 h11). The rules, with the choices where the
 //! sources are silent, are in `description.md`.
 
 use crate::games::position::Position;
-use crate::games::{Draw, Outcome, Seat};
+use crate::games::{Draw, Outcome, Side};
 
 /// Plies after which a game is drawn by the move limit, unless set otherwise.
 pub const DEFAULT_MAX_PLIES: u32 = 200;
@@ -40,7 +40,7 @@ pub(super) const DIRS: [isize; 6] = [
     W as isize + 1,
 ];
 
-/// Seat letters as the board draws them, and as positions are written.
+/// Side letters as the board draws them, and as positions are written.
 pub const SIDE_LETTER: [char; 2] = ['O', 'X'];
 
 /// Row letters.
@@ -150,16 +150,16 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
     })
 }
 
-/// Seat of a piece, `None` for an empty or off-board cell.
-fn owner(cell: u8) -> Option<Seat> {
-    (cell >= STONE).then(|| Seat::BOTH[((cell - STONE) / 2) as usize])
+/// Side of a piece, `None` for an empty or off-board cell.
+fn owner(cell: u8) -> Option<Side> {
+    (cell >= STONE).then(|| Side::BOTH[((cell - STONE) / 2) as usize])
 }
 
 fn is_column(cell: u8) -> bool {
     cell >= STONE && cell & 1 == 1
 }
 
-fn piece(seat: Seat, column: bool) -> u8 {
+fn piece(seat: Side, column: bool) -> u8 {
     (if column { COLUMN } else { STONE }) + 2 * seat.index() as u8
 }
 
@@ -198,7 +198,7 @@ const STONES: usize = 6;
 #[derive(Clone, Debug)]
 pub struct Board {
     cells: [u8; CELLS],
-    to_move: Seat,
+    to_move: Side,
     plies: u32,
     /// Plies after which the game is drawn (0: no limit).
     max_plies: u32,
@@ -275,7 +275,7 @@ impl Board {
         }
         Board {
             cells,
-            to_move: Seat::First,
+            to_move: Side::First,
             plies: 0,
             max_plies: DEFAULT_MAX_PLIES,
             pieces: [[0; STONES + 1]; 2],
@@ -316,8 +316,8 @@ impl Board {
             ));
         };
         let seat_of = |s: &str| match s {
-            "O" | "o" => Some(Seat::First),
-            "X" | "x" => Some(Seat::Second),
+            "O" | "o" => Some(Side::First),
+            "X" | "x" => Some(Side::Second),
             _ => None,
         };
         let mut board = Board::empty();
@@ -370,11 +370,11 @@ impl Board {
                 board.count[seat] += 1;
             }
         }
-        let on_base = |s: Seat| owner(board.cells[BASE[s.other()]]) == Some(s);
-        if on_base(Seat::First) && on_base(Seat::Second) {
+        let on_base = |s: Side| owner(board.cells[BASE[s.other()]]) == Some(s);
+        if on_base(Side::First) && on_base(Side::Second) {
             return Err("both sides stand on the enemy base".into());
         }
-        if board.count(Seat::First) == 0 && board.count(Seat::Second) == 0 {
+        if board.count(Side::First) == 0 && board.count(Side::Second) == 0 {
             return Err("neither side has a piece".into());
         }
         board.settle();
@@ -383,7 +383,7 @@ impl Board {
 
     /// The position in the text form [`Board::from_position`] reads.
     pub fn position_text(&self) -> String {
-        let list = |seat: Seat| {
+        let list = |seat: Side| {
             let mut items: Vec<String> = Vec::new();
             for p in points() {
                 let cell = self.cells[p];
@@ -401,19 +401,19 @@ impl Board {
         format!(
             "{}:{}:{}",
             SIDE_LETTER[self.to_move],
-            list(Seat::First),
-            list(Seat::Second)
+            list(Side::First),
+            list(Side::Second)
         )
     }
 
     /// What stands on a point: `None` (empty) or `Some((seat, is_column))`.
-    pub fn at(&self, p: Point) -> Option<(Seat, bool)> {
+    pub fn at(&self, p: Point) -> Option<(Side, bool)> {
         let cell = self.cells[p];
         owner(cell).map(|s| (s, is_column(cell)))
     }
 
     /// Pieces `seat` has on the board.
-    pub fn count(&self, seat: Seat) -> usize {
+    pub fn count(&self, seat: Side) -> usize {
         self.count[seat] as usize
     }
 
@@ -437,8 +437,8 @@ impl Board {
                 let p = idx(r, c);
                 let cell = self.cells[p];
                 line[x(c)] = match owner(cell) {
-                    Some(Seat::First) => b'o',
-                    Some(Seat::Second) => b'x',
+                    Some(Side::First) => b'o',
+                    Some(Side::Second) => b'x',
                     None if BASE.contains(&p) => b'*',
                     None => b'.',
                 };
@@ -475,7 +475,7 @@ impl Board {
     /// Add the points the piece on `from` can reach by a chain of one or more hops over friendly
     /// pieces. The start counts as empty (it is marked in `reach`, so no chain lands there).
     /// Run before anything else is added: `reach` doubles as the set of points already landed on.
-    fn hops(&self, from: Point, seat: Seat, column: bool, reach: &mut Reach) {
+    fn hops(&self, from: Point, seat: Side, column: bool, reach: &mut Reach) {
         let mut stack = [0usize; 128];
         let mut top = 0;
         stack[top] = from;
@@ -540,19 +540,19 @@ impl Board {
     }
 
     /// Whether a column of `seat` may end a slide on `p`, which holds `cell`.
-    fn capturable(&self, p: Point, cell: u8, seat: Seat) -> bool {
+    fn capturable(&self, p: Point, cell: u8, seat: Side) -> bool {
         owner(cell) == Some(seat.other()) && !(is_column(cell) && p == BASE[seat.other()])
     }
 
     /// The points of `seat`'s pieces.
-    fn pieces(&self, seat: Seat) -> impl Iterator<Item = Point> + '_ {
+    fn pieces(&self, seat: Side) -> impl Iterator<Item = Point> + '_ {
         self.pieces[seat][..self.count[seat] as usize]
             .iter()
             .map(|&p| p as Point)
     }
 
     /// Whether `seat` has any legal move (one hop is enough: every chain starts with one).
-    fn has_move(&self, seat: Seat) -> bool {
+    fn has_move(&self, seat: Side) -> bool {
         self.pieces(seat).any(|p| {
             let cell = self.cells[p];
             let column = is_column(cell);
@@ -576,11 +576,11 @@ impl Board {
         // A side wins with a piece on the enemy base or with no enemy piece left (both at once
         // cannot happen: the mover neither loses pieces nor leaves the enemy base).
         let won =
-            |s: Seat| owner(self.cells[BASE[s.other()]]) == Some(s) || self.count[s.other()] == 0;
-        self.result = if won(Seat::First) {
-            Some(Outcome::win(Seat::First))
-        } else if won(Seat::Second) {
-            Some(Outcome::win(Seat::Second))
+            |s: Side| owner(self.cells[BASE[s.other()]]) == Some(s) || self.count[s.other()] == 0;
+        self.result = if won(Side::First) {
+            Some(Outcome::win(Side::First))
+        } else if won(Side::Second) {
+            Some(Outcome::win(Side::Second))
         } else if !self.has_move(self.to_move) {
             // Arena's rule: a side that cannot move loses.
             Some(Outcome::win(self.to_move.other()))
@@ -670,7 +670,7 @@ impl Board {
 impl Position for Board {
     type Move = Move;
 
-    fn to_move(&self) -> Seat {
+    fn to_move(&self) -> Side {
         self.to_move
     }
 
@@ -746,9 +746,9 @@ impl Position for Board {
 
     /// Material (a stone 100, the column 300) and closeness to the enemy base, for `seat` minus
     /// the same for the opponent.
-    fn evaluate(&self, seat: Seat) -> i32 {
+    fn evaluate(&self, seat: Side) -> i32 {
         let mut score = [0i32; 2];
-        for (s, total) in Seat::BOTH.into_iter().zip(&mut score) {
+        for (s, total) in Side::BOTH.into_iter().zip(&mut score) {
             for p in self.pieces(s) {
                 let worth = if is_column(self.cells[p]) { 300 } else { 100 };
                 *total += worth + 6 * (12 - GOAL[s][p]);
@@ -779,7 +779,7 @@ impl crate::games::position::Textual for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
     use crate::games::position::{perft, suite};
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;

@@ -30,9 +30,9 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
     use crate::games::json_protocol::testing::{move_line, started};
-    use crate::games::{Game, Outbox, Step};
+    use crate::games::{Outbox, Step, TwoPlayer};
 
     /// The wire form's start with `.` for every empty square.
     const START: &str = concat!(

@@ -2,7 +2,7 @@
 //!
 //! The board is the adversarial game server's: 64 cells, index = row * 8 + col, row 0 at the top;
 //! dark squares have row + col odd and are numbered 1..=32 left to right, top to bottom (see
-//! [`crate::games::draughts`]). Seat 0 ("player 1") plays `b`/`B`, starts on squares 1..=12 and
+//! [`crate::games::draughts`]). Side 0 ("player 1") plays `b`/`B`, starts on squares 1..=12 and
 //! moves first, its men moving down; seat 1 ("player 2") plays `r`/`R` from squares 21..=32, its
 //! men moving up. In PDN FEN seat 0 is black (`B`) and seat 1 white (`W`).
 //!
@@ -14,7 +14,7 @@
 
 use crate::games::draughts::{self, Cell, Grid, Variant};
 use crate::games::position::Position;
-use crate::games::{Draw, Outcome, Seat};
+use crate::games::{Draw, Outcome, Side};
 
 pub use crate::games::draughts::Move;
 
@@ -34,7 +34,7 @@ pub const QUIET_PLIES_DRAW: u32 = 80;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     grid: Grid,
-    to_move: Seat,
+    to_move: Side,
     plies: u32,
     /// Plies since the last capture or man's move, for the 40-move draw.
     quiet: u32,
@@ -51,7 +51,7 @@ impl Board {
     pub fn start() -> Board {
         Board {
             grid: Grid::start(&VARIANT),
-            to_move: Seat::First,
+            to_move: Side::First,
             plies: 0,
             quiet: 0,
         }
@@ -124,7 +124,7 @@ impl Board {
 impl Position for Board {
     type Move = Move;
 
-    fn to_move(&self) -> Seat {
+    fn to_move(&self) -> Side {
         self.to_move
     }
 
@@ -167,7 +167,7 @@ impl Position for Board {
         format!("[{}]", squares.join(","))
     }
 
-    fn evaluate(&self, seat: Seat) -> i32 {
+    fn evaluate(&self, seat: Side) -> i32 {
         self.grid.evaluate(seat, &VARIANT)
     }
 }
@@ -175,7 +175,7 @@ impl Position for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
     use crate::games::position::{perft, suite};
 
     /// A move given by square numbers 1..=32.

@@ -10,6 +10,7 @@ use super::json_protocol;
 
 pub static INFO: GameInfo = GameInfo {
     name: "connect4",
+    players: 2..=2,
     summary: "connect four over the adversarial game server's JSON protocol",
     description: concat!(
         include_str!("description.md"),

@@ -1,6 +1,6 @@
 //! Connect four: pure rules, no I/O.
 //!
-//! Six rows by seven columns. Seat 0 (player 1, `x`) moves first; seat 1 is `o`. A move is a
+//! Six rows by seven columns. Side 0 (player 1, `x`) moves first; seat 1 is `o`. A move is a
 //! column 0..=6 and the piece falls to the lowest empty cell of that column; a full column is
 //! not a move. Four in a row in any direction wins; a full board without one is a draw.
 //!
@@ -11,7 +11,7 @@
 //! the search bot's many win checks are a few shifts and ands.
 
 use crate::games::position::Position;
-use crate::games::{Draw, Outcome, Seat};
+use crate::games::{Draw, Outcome, Side};
 
 pub const ROWS: usize = 6;
 pub const COLS: usize = 7;
@@ -112,16 +112,16 @@ impl Board {
     }
 
     /// The seat with a piece at `row` (0 at the top, as in the wire form) and `col`, if any.
-    pub fn cell(&self, row: usize, col: usize) -> Option<Seat> {
+    pub fn cell(&self, row: usize, col: usize) -> Option<Side> {
         let b = bit(col, ROWS - 1 - row);
-        Seat::BOTH
+        Side::BOTH
             .into_iter()
             .find(|&seat| self.pieces[seat] & b != 0)
     }
 
     /// The seat with four in a row, if any.
-    pub fn winner(&self) -> Option<Seat> {
-        Seat::BOTH
+    pub fn winner(&self) -> Option<Side> {
+        Side::BOTH
             .into_iter()
             .find(|&seat| has_four(self.pieces[seat]))
     }
@@ -227,9 +227,9 @@ impl Board {
 impl Position for Board {
     type Move = u8;
 
-    fn to_move(&self) -> Seat {
+    fn to_move(&self) -> Side {
         // x moves first and the players alternate, so the parity of the plies says whose turn.
-        Seat::BOTH[(self.plies % 2) as usize]
+        Side::BOTH[(self.plies % 2) as usize]
     }
 
     fn legal_moves(&self) -> Vec<u8> {
@@ -276,8 +276,8 @@ impl Position for Board {
     }
 
     /// Centre pieces, plus every window of four that only one side can still complete,
-    /// weighted by how full it is. Symmetric: `evaluate(Seat::First) == -evaluate(Seat::Second)`.
-    fn evaluate(&self, seat: Seat) -> i32 {
+    /// weighted by how full it is. Symmetric: `evaluate(Side::First) == -evaluate(Side::Second)`.
+    fn evaluate(&self, seat: Side) -> i32 {
         let (mine, theirs) = (self.pieces[seat], self.pieces[seat.other()]);
         let centre = (mine & CENTRE).count_ones() as i32 - (theirs & CENTRE).count_ones() as i32;
         let mut score = CENTRE_WEIGHT * centre;
@@ -296,7 +296,7 @@ impl Position for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
     use crate::games::position::{WIN, perft, random_move, search_move, suite};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -309,7 +309,7 @@ mod tests {
     }
 
     /// Play `moves` from the start: the game goes on until the last one, which wins for `seat`.
-    fn assert_last_move_wins(moves: &[u8], seat: Seat) {
+    fn assert_last_move_wins(moves: &[u8], seat: Side) {
         let mut b = Board::default();
         for (i, mv) in moves.iter().enumerate() {
             assert!(b.outcome().is_none(), "{moves:?}: over before move {i}");
@@ -555,7 +555,7 @@ mod tests {
         let mut wins = 0;
         for game in 0..20u64 {
             let mut rng = ChaCha8Rng::seed_from_u64(game);
-            let bot = Seat::BOTH[(game % 2) as usize];
+            let bot = Side::BOTH[(game % 2) as usize];
             let mut b = Board::default();
             while b.outcome().is_none() {
                 let mv = if b.to_move() == bot {

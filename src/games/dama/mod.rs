@@ -10,6 +10,7 @@ use super::{GameInfo, ParamKind, ParamSpec, position};
 
 pub static INFO: GameInfo = GameInfo {
     name: "dama",
+    players: 2..=2,
     summary: "Italian draughts (FID rules) over Code Colosseum's text protocol",
     description: include_str!("description.md"),
     params: &[
@@ -62,7 +63,11 @@ pub static INFO: GameInfo = GameInfo {
     timeout: 3.0,
     startup_timeout: 10.0,
     framing: crate::games::Framing::Lines,
-    create: |params, seating| Ok(Box::new(protocol::Dama::new(params, seating)?)),
+    create: |params, seating| {
+        Ok(crate::games::two_player(protocol::Dama::new(
+            params, seating,
+        )?))
+    },
     fuzz_line: fuzz::line,
     positions: Some(position::Positions::of::<rules::Board>()),
     example_bots: "bots/dama",

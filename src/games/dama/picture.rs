@@ -5,7 +5,7 @@ use super::rules::{Board, Move, VARIANT};
 use crate::games::draughts::Colour;
 use crate::games::picture;
 
-/// Seat 0 plays the white pieces, seat 1 the black.
+/// Side 0 plays the white pieces, seat 1 the black.
 pub const COLOURS: [Colour; 2] = [("white", "#f5f0e1", "#222"), ("black", "#2b2b2b", "#eee")];
 
 impl Board {
@@ -22,8 +22,8 @@ impl Board {
 mod tests {
     use super::super::protocol::{Dama, tests::seating};
     use super::*;
-    use crate::games::Seat::{First, Second};
-    use crate::games::{Game, Outbox, Params, Step};
+    use crate::games::Side::{First, Second};
+    use crate::games::{Outbox, Params, Step, TwoPlayer};
 
     /// Row 1 (black's men) first, as the game prints it.
     const START: &str = concat!(

@@ -13,7 +13,7 @@ use super::rules::{Board, Move, parse_move, square_name};
 use super::server;
 use crate::games::picture::{Board as Drawing, Picture};
 use crate::games::position::{self, Position, builtin_move};
-use crate::games::{Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Seating, Step};
+use crate::games::{Fault, FaultKind, Outbox, Outcome, Params, Seating, Side, Step, TwoPlayer};
 
 const PROMPT: [&str; 2] = [
     "Inserisci la pedina che vuoi muovere e poi le mosse che vuoi fare",
@@ -42,11 +42,11 @@ impl Stream {
     }
 }
 
-/// Seat 0 has the white pieces and moves first.
-fn side(seat: Seat) -> (&'static str, &'static str) {
+/// Side 0 has the white pieces and moves first.
+fn side(seat: Side) -> (&'static str, &'static str) {
     match seat {
-        Seat::First => ("bianco", "bianchi"),
-        Seat::Second => ("nero", "neri"),
+        Side::First => ("bianco", "bianchi"),
+        Side::Second => ("nero", "neri"),
     }
 }
 
@@ -72,7 +72,7 @@ impl Dama {
         Ok(Dama {
             stream: Stream::from_param(params.text("protocol"))?,
             pos: start.with_max_plies(params.int("max_moves") as u32),
-            names: seating.names.clone(),
+            names: seating.two_names(),
             retries,
             pace: params.float("pace"),
             tries_left: retries,
@@ -115,7 +115,7 @@ impl Dama {
 
     /// The end of a game played out. The server, checking before each turn, tells the side to
     /// move that it has no pieces or no moves left, and the others which side has no moves.
-    fn end_played(&mut self, out: &mut Outbox, winner: Option<Seat>) {
+    fn end_played(&mut self, out: &mut Outbox, winner: Option<Side>) {
         if self.stream == Stream::Docs {
             if let Some(w) = winner {
                 let loser = w.other();
@@ -155,7 +155,7 @@ impl Dama {
     /// A line refused: what the player is told, then (with tries left) the prompt again.
     fn refuse(
         &mut self,
-        seat: Seat,
+        seat: Side,
         refusal: Fault,
         why: &[String],
         out: &mut Outbox,
@@ -234,7 +234,7 @@ impl Dama {
         }
     }
 
-    fn end(&mut self, out: &mut Outbox, winner: Option<Seat>) {
+    fn end(&mut self, out: &mut Outbox, winner: Option<Side>) {
         self.over = true;
         match winner {
             Some(w) => out.everyone(&format!("I {} vincono la partita!", side(w).1)),
@@ -244,7 +244,7 @@ impl Dama {
     }
 }
 
-impl Game for Dama {
+impl TwoPlayer for Dama {
     fn start(&mut self, out: &mut Outbox) {
         out.everyone(&self.names[0]);
         out.everyone(&self.names[1]);
@@ -252,8 +252,8 @@ impl Game for Dama {
         out.everyone("");
         self.board(out);
         out.everyone("");
-        out.to(Seat::First, "Sei i Bianchi");
-        out.to(Seat::Second, "Sei i Neri");
+        out.to(Side::First, "Sei i Bianchi");
+        out.to(Side::Second, "Sei i Neri");
         if self.stream == Stream::Server {
             out.spectators(format!(
                 "Il giocatore {} è i bianchi e il giocatore {} è i neri.",
@@ -271,7 +271,7 @@ impl Game for Dama {
         a
     }
 
-    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+    fn on_line(&mut self, seat: Side, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
         if self.stream == Stream::Docs {
             let line = line.trim();
             return match parse_move(line) {
@@ -314,7 +314,7 @@ impl Game for Dama {
         self.refuse(seat, fault, &why, out)
     }
 
-    fn on_fault(&mut self, seat: Seat, fault: &Fault, out: &mut Outbox) {
+    fn on_fault(&mut self, seat: Side, fault: &Fault, out: &mut Outbox) {
         if self.stream == Stream::Docs {
             if fault.kind == FaultKind::Timeout {
                 out.to(seat, TIMED_OUT);
@@ -354,14 +354,14 @@ impl Game for Dama {
         self.pos.plies()
     }
 
-    fn builtin_line(&self, _seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
+    fn builtin_line(&self, _seat: Side, name: &str, rng: &mut ChaCha8Rng) -> String {
         let mv = builtin_move(&self.pos, name, 5, rng);
         self.pos.move_text(&mv)
     }
 
     fn picture(&self) -> Picture {
-        let colour = |seat: Seat| COLOURS[seat].0;
-        let player = |seat: Seat| format!("{} ({})", self.names[seat], colour(seat));
+        let colour = |seat: Side| COLOURS[seat].0;
+        let player = |seat: Side| format!("{} ({})", self.names[seat], colour(seat));
         let mover = self.pos.to_move();
         let status = match self.pos.outcome() {
             Some(Outcome::Won(seat)) => format!("{} wins", player(seat)),
@@ -372,7 +372,7 @@ impl Game for Dama {
         };
         let count = self.pos.grid().count();
         let mut notes = vec![status, format!("moves played: {}", self.pos.plies())];
-        for (seat, [men, kings]) in Seat::BOTH.into_iter().zip(count) {
+        for (seat, [men, kings]) in Side::BOTH.into_iter().zip(count) {
             notes.push(format!("{}: {men} men, {kings} kings", colour(seat)));
         }
         Picture {
@@ -389,14 +389,14 @@ pub(crate) mod tests {
     /// Players with these names, from the usual start.
     pub(crate) fn seating(names: [&str; 2]) -> Seating {
         Seating {
-            names: names.map(String::from),
+            names: names.map(String::from).to_vec(),
             seed: 0,
             timeout: 1.0,
             opening: None,
         }
     }
     use crate::games::Msg;
-    use crate::games::Seat::First;
+    use crate::games::Side::First;
 
     fn game(protocol: &str, fen: &str) -> Dama {
         let params = Params::resolve(super::super::INFO.params, [("protocol", protocol)]).unwrap();

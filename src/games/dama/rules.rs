@@ -2,7 +2,7 @@
 //!
 //! The board is drawn with row 1 at the top (board row index 0) and columns A..H left to right;
 //! cells are board indices row * 8 + col, dark squares have row + col odd, and are also numbered
-//! 1..=32 left to right, top to bottom for FEN (see [`crate::games::draughts`]). Seat 0 plays
+//! 1..=32 left to right, top to bottom for FEN (see [`crate::games::draughts`]). Side 0 plays
 //! white (`b` man, `B` king), starts on rows 6..8 and moves first, its men moving up; seat 1
 //! plays black (`n`, `N`) from rows 1..3, its men moving down. Squares are named row digit then
 //! column letter, `6A`, and a move is its squares separated by spaces: `6A 5B`, `6A 4C 2A`.
@@ -18,7 +18,7 @@
 
 use crate::games::draughts::{self, Cell, Grid, Variant};
 use crate::games::position::Position;
-use crate::games::{Draw, Outcome, Seat};
+use crate::games::{Draw, Outcome, Side};
 
 pub use crate::games::draughts::Move;
 
@@ -38,13 +38,13 @@ pub const DEFAULT_MAX_PLIES: u32 = 200;
 const HEADER: &str = "   A  B  C  D  E  F  G  H";
 
 /// A position's identity for repetition: the pieces exactly, and the side to move.
-type Key = ([u32; 4], Seat);
+type Key = ([u32; 4], Side);
 
 /// A dama position: the pieces, the side to move, and what the draw rules need.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     grid: Grid,
-    to_move: Seat,
+    to_move: Side,
     plies: u32,
     /// Plies after which the game is drawn (0: no limit).
     max_plies: u32,
@@ -103,10 +103,10 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
 impl Board {
     /// The initial position, white (seat 0) to move.
     pub fn start() -> Board {
-        Board::from_grid(Grid::start(&VARIANT), Seat::First)
+        Board::from_grid(Grid::start(&VARIANT), Side::First)
     }
 
-    fn from_grid(grid: Grid, to_move: Seat) -> Board {
+    fn from_grid(grid: Grid, to_move: Side) -> Board {
         Board {
             grid,
             to_move,
@@ -189,7 +189,7 @@ impl Board {
 impl Position for Board {
     type Move = Move;
 
-    fn to_move(&self) -> Seat {
+    fn to_move(&self) -> Side {
         self.to_move
     }
 
@@ -231,7 +231,7 @@ impl Position for Board {
         names.join(" ")
     }
 
-    fn evaluate(&self, seat: Seat) -> i32 {
+    fn evaluate(&self, seat: Side) -> i32 {
         self.grid.evaluate(seat, &VARIANT)
     }
 }
@@ -257,7 +257,7 @@ impl crate::games::position::Textual for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
     use crate::games::position::{perft, suite};
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;
@@ -314,7 +314,7 @@ mod tests {
     }
 
     /// A position read back from a drawing (cells at columns 3, 6, ... of lines 1..=8).
-    fn from_drawing(drawing: &str, to_move: Seat) -> Board {
+    fn from_drawing(drawing: &str, to_move: Side) -> Board {
         let mut grid = Grid::empty();
         for (r, line) in drawing.lines().skip(1).take(8).enumerate() {
             let bytes = line.as_bytes();
@@ -332,7 +332,7 @@ mod tests {
     }
 
     /// A position from square names, `K` before a king: `pos(First, &["6A", "K6G"], &["5B"])`.
-    fn pos(to_move: Seat, white: &[&str], black: &[&str]) -> Board {
+    fn pos(to_move: Side, white: &[&str], black: &[&str]) -> Board {
         let list = |names: &[&str]| -> String {
             names
                 .iter()

@@ -4,7 +4,7 @@
 //! (see `protocol.rs`); this only classifies a refusal the way the server would.
 
 use super::rules::Board;
-use crate::games::Seat;
+use crate::games::Side;
 use crate::games::draughts::Cell;
 
 /// A square as (row index 0..8 from the top, column index 0..8 from the left).
@@ -46,7 +46,7 @@ pub fn index((r, c): Square) -> u8 {
 /// the two lines after the blank one, or `None` if the server would take it. Like the server,
 /// every step is checked against the board as it was before the move: the starting square stays
 /// occupied and jumped pieces stay in place until the move is over.
-pub fn refusal(board: &Board, seat: Seat, path: &[Square]) -> Option<[String; 2]> {
+pub fn refusal(board: &Board, seat: Side, path: &[Square]) -> Option<[String; 2]> {
     let at = |(r, c): Square| board.cell(r * 8 + c);
     let mine = |cell: Cell| cell.seat() == Some(seat);
     let theirs = |cell: Cell| cell.seat() == Some(seat.other());
@@ -62,7 +62,7 @@ pub fn refusal(board: &Board, seat: Seat, path: &[Square]) -> Option<[String; 2]
             ]);
         }
     };
-    let forward: i8 = if seat == Seat::First { -1 } else { 1 };
+    let forward: i8 = if seat == Side::First { -1 } else { 1 };
     let single = path.len() == 2;
     let mut from = origin;
     for &to in &path[1..] {

@@ -11,7 +11,7 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::rules::{Action, Board, Cell, Dir, FACTORIES, Kind, Pos, SIZE, next_to};
-use crate::games::Seat;
+use crate::games::Side;
 
 pub const BUILTINS: &[(&str, &str)] = &[
     (
@@ -37,7 +37,7 @@ fn set(g: &mut Grid, p: Pos) {
 /// A turn being planned on a view.
 pub struct Plan {
     board: Board,
-    seat: Seat,
+    seat: Side,
     /// Spaces whose content is uncertain: neither used nor relied on again this turn.
     blocked: Grid,
     /// Camouflaged spaces known to be empty (camouflaged by this plan while certainly empty).
@@ -46,7 +46,7 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub fn new(view: Board, seat: Seat) -> Plan {
+    pub fn new(view: Board, seat: Side) -> Plan {
         Plan {
             board: view,
             seat,
@@ -295,7 +295,7 @@ impl Plan {
 
 /// The actions of a built-in bot for a turn with `moves` moves, planned on `view` (the board
 /// the player sees).
-pub fn plan(name: &str, view: Board, seat: Seat, moves: u32, rng: &mut ChaCha8Rng) -> Vec<Action> {
+pub fn plan(name: &str, view: Board, seat: Side, moves: u32, rng: &mut ChaCha8Rng) -> Vec<Action> {
     let mut plan = Plan::new(view, seat);
     for i in 0..moves {
         let action = match name {
@@ -339,7 +339,7 @@ mod tests {
         for seed in 0..20 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut s = State::new(200, DEFAULT_CAP);
-            let g = Seat::BOTH[seed as usize % 2];
+            let g = Side::BOTH[seed as usize % 2];
             while !s.is_over() {
                 let seat = s.to_move;
                 let name = if seat == g { "greedy" } else { "random" };

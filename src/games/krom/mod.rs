@@ -11,6 +11,7 @@ use super::{GameInfo, ParamKind, ParamSpec};
 
 pub static INFO: GameInfo = GameInfo {
     name: "krom",
+    players: 2..=2,
     summary: "KROM (8ixi8): build from your factory, shoot, hide under camo; JSON messages",
     description: include_str!("description.md"),
     params: &[
@@ -37,7 +38,12 @@ pub static INFO: GameInfo = GameInfo {
     timeout: 3.0,
     startup_timeout: 10.0,
     framing: crate::games::Framing::Json,
-    create: |params, seating| Ok(Box::new(protocol::Krom::new(params, seating.names.clone()))),
+    create: |params, seating| {
+        Ok(crate::games::two_player(protocol::Krom::new(
+            params,
+            seating.two_names(),
+        )))
+    },
     fuzz_line: fuzz::line,
     positions: None,
     example_bots: "bots/krom",

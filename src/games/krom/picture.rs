@@ -4,7 +4,7 @@
 //! spectators', red's, blue's), so the viewer shows exactly what each side was told.
 
 use super::rules::{Action, Board, Effect, Kind, Piece, Played, Pos, SIZE, side_name};
-use crate::games::Seat;
+use crate::games::Side;
 use crate::games::picture::{Grid, Piece as Drawn, Shape, View};
 
 const COLOURS: [(&str, &str); 2] = [("#c62828", "white"), ("#1565c0", "white")];
@@ -14,7 +14,7 @@ const COLOURS: [(&str, &str); 2] = [("#c62828", "white"), ("#1565c0", "white")];
 fn key(pc: Piece) -> char {
     let full = pc.kind.letter().to_ascii_uppercase() as u8;
     let letter = (full - (pc.kind.hits() - pc.hits)) as char;
-    if pc.owner == Seat::First {
+    if pc.owner == Side::First {
         letter
     } else {
         letter.to_ascii_lowercase()
@@ -24,7 +24,7 @@ fn key(pc: Piece) -> char {
 /// Every piece that can stand on the board, each side and each number of hits left.
 fn legend() -> Vec<Drawn> {
     let mut all = Vec::new();
-    for (owner, &(fill, ink)) in Seat::BOTH.into_iter().zip(&COLOURS) {
+    for (owner, &(fill, ink)) in Side::BOTH.into_iter().zip(&COLOURS) {
         for kind in [Kind::Factory, Kind::Wall, Kind::Gun] {
             for hits in (1..=kind.hits()).rev() {
                 let pc = Piece { owner, kind, hits };
@@ -80,7 +80,7 @@ impl Board {
         let ground = Pos::all()
             .map(|p| if self.cell(p).camo { '*' } else { '.' })
             .collect();
-        let view = |viewer: Option<Seat>, label: String| {
+        let view = |viewer: Option<Side>, label: String| {
             let seen = Board::from_rows(&self.rows(viewer)).expect("a state board reads back");
             let cells = Pos::all()
                 .map(|p| seen.cell(p).piece.map_or('.', key))
@@ -88,7 +88,7 @@ impl Board {
             View { label, cells }
         };
         let mut views = vec![view(None, "referee".into())];
-        views.extend(Seat::BOTH.map(|s| view(Some(s), format!("{} sees", side_name(s)))));
+        views.extend(Side::BOTH.map(|s| view(Some(s), format!("{} sees", side_name(s)))));
         let numbers: Vec<String> = (0..SIZE).map(|i| i.to_string()).collect();
         Grid {
             rows: SIZE as u32,

@@ -10,13 +10,13 @@ use serde_json::{Value, json};
 use super::bots;
 use super::rules::{Action, Board, Dir, Kind, Played, Pos, Seen, State, side_name};
 use crate::games::picture::{self, Picture};
-use crate::games::{Draw, Fault, FaultKind, Game, Outbox, Outcome, Params, Seat, Step};
+use crate::games::{Draw, Fault, FaultKind, Outbox, Outcome, Params, Side, Step, TwoPlayer};
 
 /// The game's id in `start`, `state` and `over`: one game per match.
 pub const GAME_ID: &str = "g-1";
 
 /// A player's id: `u-1` for seat 0 (red), `u-2` for seat 1 (blue).
-pub fn uid(seat: Seat) -> String {
+pub fn uid(seat: Side) -> String {
     format!("u-{}", seat.index() + 1)
 }
 
@@ -298,9 +298,9 @@ impl Krom {
     }
 
     /// The `state` message for a seat (`None`: a spectator, who sees everything).
-    fn state_line(&self, viewer: Option<Seat>) -> String {
-        let moving = |seat: Seat| self.phase == Phase::Playing && self.state.to_move == seat;
-        let player = |seat: Seat| PlayerState {
+    fn state_line(&self, viewer: Option<Side>) -> String {
+        let moving = |seat: Side| self.phase == Phase::Playing && self.state.to_move == seat;
+        let player = |seat: Side| PlayerState {
             id: uid(seat),
             moves: self.state.moves[seat],
             moving: moving(seat),
@@ -311,15 +311,15 @@ impl Krom {
             start: self.start_time(),
             turn: self.state.turns,
             players: Players {
-                r: player(Seat::First),
-                b: player(Seat::Second),
+                r: player(Side::First),
+                b: player(Side::Second),
             },
             board: self.state.board.rows(viewer),
         })
     }
 
     fn send_states(&self, out: &mut Outbox) {
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             out.to(seat, self.state_line(Some(seat)));
         }
         out.spectators(self.state_line(None));
@@ -346,7 +346,7 @@ impl Krom {
             game: GameHead {
                 id: GAME_ID,
                 start: now,
-                players: Seat::BOTH
+                players: Side::BOTH
                     .into_iter()
                     .map(|s| PlayerHead {
                         id: uid(s),
@@ -360,7 +360,7 @@ impl Krom {
         self.prompt(out);
     }
 
-    fn finish(&mut self, out: &mut Outbox, winner: Option<Seat>, forfeit: bool) {
+    fn finish(&mut self, out: &mut Outbox, winner: Option<Side>, forfeit: bool) {
         self.phase = Phase::Over;
         let end = seconds(out);
         self.log.push(Event::new("over", end));
@@ -381,7 +381,7 @@ impl Krom {
 
     fn on_handshake(
         &mut self,
-        seat: Seat,
+        seat: Side,
         msg: &serde_json::Map<String, Value>,
         line_text: &str,
         out: &mut Outbox,
@@ -427,7 +427,7 @@ impl Krom {
 
     fn on_move(
         &mut self,
-        seat: Seat,
+        seat: Side,
         msg: &serde_json::Map<String, Value>,
         line_text: &str,
         out: &mut Outbox,
@@ -475,7 +475,7 @@ impl Krom {
     }
 
     /// Log a played turn and tell everyone.
-    fn record(&mut self, seat: Seat, played: &[Played], out: &mut Outbox) {
+    fn record(&mut self, seat: Side, played: &[Played], out: &mut Outbox) {
         let when = seconds(out);
         let turn = self.state.turns;
         for p in played {
@@ -517,7 +517,7 @@ impl Krom {
     }
 }
 
-impl Game for Krom {
+impl TwoPlayer for Krom {
     fn start(&mut self, out: &mut Outbox) {
         // The bots speak first: each sends hello, then join.
         self.created = seconds(out);
@@ -535,7 +535,7 @@ impl Game for Krom {
         }
     }
 
-    fn on_line(&mut self, seat: Seat, text: &str, out: &mut Outbox) -> Result<Step, Fault> {
+    fn on_line(&mut self, seat: Side, text: &str, out: &mut Outbox) -> Result<Step, Fault> {
         let text = text.trim();
         let Ok(Value::Object(msg)) = serde_json::from_str::<Value>(text) else {
             return Err(Fault::protocol(format!(
@@ -549,7 +549,7 @@ impl Game for Krom {
         }
     }
 
-    fn on_fault(&mut self, seat: Seat, fault: &Fault, out: &mut Outbox) {
+    fn on_fault(&mut self, seat: Side, fault: &Fault, out: &mut Outbox) {
         if self.phase == Phase::Over {
             return;
         }
@@ -586,7 +586,7 @@ impl Game for Krom {
         self.state.turns
     }
 
-    fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
+    fn builtin_line(&self, seat: Side, name: &str, rng: &mut ChaCha8Rng) -> String {
         match self.phase {
             Phase::Handshake(stages) if stages[seat] == Stage::Hello => {
                 json!({"msg": "hello", "nick": name}).to_string()
@@ -608,7 +608,7 @@ impl Game for Krom {
     }
 
     fn picture(&self) -> Picture {
-        let side = |seat: Seat| format!("{} ({})", side_name(seat), self.names[seat]);
+        let side = |seat: Side| format!("{} ({})", side_name(seat), self.names[seat]);
         let st = &self.state;
         let first = match (self.phase, st.winner) {
             (Phase::Handshake(_), _) => "the players are joining".to_string(),
@@ -618,7 +618,7 @@ impl Game for Krom {
             (Phase::Playing, None) => format!("{} to move", side(st.to_move)),
         };
         let mut notes = vec![first, format!("turn {} of {}", st.turns, st.max_turns)];
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             notes.push(format!("{}: {} moves in hand", side(seat), st.moves[seat]));
         }
         Picture {
@@ -632,7 +632,7 @@ impl Game for Krom {
 mod tests {
     use super::*;
     use crate::games::Msg;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
     use crate::games::krom::rules::{self, Effect, MOVES_PER_TURN};
     use rand::SeedableRng;
 
@@ -648,10 +648,10 @@ mod tests {
     }
 
     /// Lines for one seat (`None`: the spectators), parsed.
-    fn lines_to(msgs: &[Msg], seat: Option<Seat>) -> Vec<Value> {
+    fn lines_to(msgs: &[Msg], seat: Option<Side>) -> Vec<Value> {
         msgs.iter()
             .filter_map(|m| match (m, seat) {
-                (Msg::To(s, l), Some(want)) if *s == want => Some(parse(l)),
+                (Msg::To(s, l), Some(want)) if *s == want.into() => Some(parse(l)),
                 (Msg::Spectators(l), None) => Some(parse(l)),
                 _ => None,
             })
@@ -660,11 +660,11 @@ mod tests {
 
     fn joined(g: &mut Krom, out: &mut Outbox) {
         g.start(out);
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             g.on_line(seat, r#"{"msg":"hello","nick":"x"}"#, out)
                 .unwrap();
         }
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             g.on_line(seat, r#"{"msg":"join"}"#, out).unwrap();
         }
     }
@@ -1019,14 +1019,14 @@ mod tests {
             g.start(&mut out);
             let mut over = None;
             while g.awaiting() != [false, false] {
-                let seat = Seat::BOTH.into_iter().find(|&s| g.awaiting()[s]).unwrap();
+                let seat = Side::BOTH.into_iter().find(|&s| g.awaiting()[s]).unwrap();
                 let l = g.builtin_line(seat, names[seat], &mut rng);
                 out.now_ms += 1500;
                 assert_eq!(g.on_line(seat, &l, &mut out), Ok(Step::Done), "{l}");
                 let truth = g.board().clone();
                 for m in out.take() {
                     let (viewer, text) = match &m {
-                        Msg::To(s, t) => (Some(*s), t),
+                        Msg::To(s, t) => (Side::of(*s), t),
                         Msg::Spectators(t) => (None, t),
                         Msg::Pause(_) => continue,
                     };

@@ -11,7 +11,7 @@
 //! fails only because of a hidden enemy piece (moving or making onto it) costs its move and does
 //! nothing (a "bump"), while one that is illegal on what the player sees loses the game.
 
-use crate::games::Seat;
+use crate::games::Side;
 
 /// The side of the board.
 pub const SIZE: usize = 16;
@@ -147,23 +147,23 @@ impl Kind {
 }
 
 /// The colour letter of a seat: `r` (red, seat 0) or `b` (blue, seat 1).
-pub fn colour(seat: Seat) -> char {
+pub fn colour(seat: Side) -> char {
     match seat {
-        Seat::First => 'r',
-        Seat::Second => 'b',
+        Side::First => 'r',
+        Side::Second => 'b',
     }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Piece {
-    pub owner: Seat,
+    pub owner: Side,
     pub kind: Kind,
     /// Hits left before it is destroyed.
     pub hits: u8,
 }
 
 impl Piece {
-    pub fn new(owner: Seat, kind: Kind) -> Piece {
+    pub fn new(owner: Side, kind: Kind) -> Piece {
         Piece {
             owner,
             kind,
@@ -259,7 +259,7 @@ impl Board {
 
     pub fn start() -> Board {
         let mut b = Board::empty();
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             b.cell_mut(FACTORIES[seat]).piece = Some(Piece::new(seat, Kind::Factory));
             for w in START_WALLS[seat] {
                 b.cell_mut(w).piece = Some(Piece::new(seat, Kind::Wall));
@@ -278,19 +278,19 @@ impl Board {
 
     /// The piece on a space as `seat` sees it: its own everywhere, the opponent's only where
     /// there is no camo.
-    pub fn seen(&self, seat: Seat, p: Pos) -> Option<Piece> {
+    pub fn seen(&self, seat: Side, p: Pos) -> Option<Piece> {
         let c = self.cell(p);
         c.piece.filter(|pc| pc.owner == seat || !c.camo)
     }
 
     /// Whether a space holds a piece of `owner` under camo (hidden from the other player).
-    pub fn hides(&self, owner: Seat, p: Pos) -> bool {
+    pub fn hides(&self, owner: Side, p: Pos) -> bool {
         let c = self.cell(p);
         c.camo && c.piece.is_some_and(|pc| pc.owner == owner)
     }
 
     /// The board as `seat` sees it: the opponent's pieces under camo removed.
-    pub fn view(&self, seat: Seat) -> Board {
+    pub fn view(&self, seat: Side) -> Board {
         let mut b = self.clone();
         for p in Pos::all() {
             b.cell_mut(p).piece = self.seen(seat, p);
@@ -299,7 +299,7 @@ impl Board {
     }
 
     /// Where `seat`'s factory stands (factories never move), unless it was destroyed.
-    pub fn factory(&self, seat: Seat) -> Option<Pos> {
+    pub fn factory(&self, seat: Side) -> Option<Pos> {
         let p = FACTORIES[seat];
         let own = |pc: Piece| pc.owner == seat && pc.kind == Kind::Factory;
         self.cell(p).piece.is_some_and(own).then_some(p)
@@ -308,7 +308,7 @@ impl Board {
     /// The spaces of `seat`'s pieces joined to its factory by an unbroken orthogonal chain of
     /// its own pieces (the factory included). Only the player's own pieces count, so this is
     /// the same whether computed on the full board or on the player's view.
-    pub fn chain(&self, seat: Seat) -> [[bool; SIZE]; SIZE] {
+    pub fn chain(&self, seat: Side) -> [[bool; SIZE]; SIZE] {
         let mut in_chain = [[false; SIZE]; SIZE];
         let Some(f) = self.factory(seat) else {
             return in_chain;
@@ -328,7 +328,7 @@ impl Board {
     }
 
     /// Spaces next to the chain (N/S/E/W of one of its pieces), chain spaces excluded.
-    pub fn next_to_chain(&self, seat: Seat) -> [[bool; SIZE]; SIZE] {
+    pub fn next_to_chain(&self, seat: Side) -> [[bool; SIZE]; SIZE] {
         next_to(&self.chain(seat))
     }
 
@@ -345,7 +345,7 @@ impl Board {
     }
 
     /// Whether a space is open to `viewer`: without camo, or holding one of its own pieces.
-    fn open_to(&self, viewer: Seat, p: Pos) -> bool {
+    fn open_to(&self, viewer: Side, p: Pos) -> bool {
         let c = self.cell(p);
         !c.camo || c.piece.is_some_and(|pc| pc.owner == viewer)
     }
@@ -354,7 +354,7 @@ impl Board {
     /// the opponent saw it at that moment (before any later action of the same turn; see
     /// [`Seen`] and [`mask`]). An `Err` says why the action is illegal; the board is then
     /// unchanged.
-    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(Effect, Seen), String> {
+    pub fn apply(&mut self, seat: Side, action: Action) -> Result<(Effect, Seen), String> {
         let viewer = seat.other();
         match action {
             Action::Pass => Ok((Effect::Done, Seen::Pass)),
@@ -482,7 +482,7 @@ impl Board {
     /// One cell as a string, as `viewer` sees it (`None`: a spectator, who sees everything):
     /// `#` or `-` (camo or not), then, if a piece is visible, its colour `r`/`b`, its kind
     /// `f`/`w`/`g` and its hits left `1`..`3`. For example `-`, `#`, `-rf3`, `#bg1`.
-    pub fn cell_text(&self, viewer: Option<Seat>, p: Pos) -> String {
+    pub fn cell_text(&self, viewer: Option<Side>, p: Pos) -> String {
         let c = self.cell(p);
         let mut s = String::from(if c.camo { "#" } else { "-" });
         let piece = match viewer {
@@ -498,7 +498,7 @@ impl Board {
     }
 
     /// The board as 16 rows (y = 0 first) of 16 cell strings (x = 0 first).
-    pub fn rows(&self, viewer: Option<Seat>) -> Vec<Vec<String>> {
+    pub fn rows(&self, viewer: Option<Side>) -> Vec<Vec<String>> {
         (0..SIZE as u8)
             .map(|y| {
                 (0..SIZE as u8)
@@ -529,8 +529,8 @@ impl Board {
                     [] => None,
                     [c, k, h] => {
                         let owner = match c {
-                            'r' => Seat::First,
-                            'b' => Seat::Second,
+                            'r' => Side::First,
+                            'b' => Side::Second,
                             _ => return Err(bad()),
                         };
                         let kind = Kind::from_letter(k).ok_or_else(bad)?;
@@ -567,17 +567,17 @@ pub fn next_to(set: &[[bool; SIZE]; SIZE]) -> [[bool; SIZE]; SIZE] {
 }
 
 /// `red` or `blue`.
-pub fn side_name(seat: Seat) -> &'static str {
+pub fn side_name(seat: Side) -> &'static str {
     match seat {
-        Seat::First => "red",
-        Seat::Second => "blue",
+        Side::First => "red",
+        Side::Second => "blue",
     }
 }
 
 /// Hide what the end of the turn would give away: a space that, once `mover`'s turn is over,
 /// holds one of its pieces under camo is not named (a move's side becomes `None`, a make, fire
 /// or hit becomes `Hidden`).
-pub fn mask(seen: Seen, end: &Board, mover: Seat) -> Seen {
+pub fn mask(seen: Seen, end: &Board, mover: Side) -> Seen {
     let hidden = |p: Pos| end.hides(mover, p);
     let keep = |p: Option<Pos>| p.filter(|&p| !hidden(p));
     match seen {
@@ -605,13 +605,13 @@ pub struct State {
     pub board: Board,
     /// Moves each player has for its next (or current) turn.
     pub moves: [u32; 2],
-    pub to_move: Seat,
+    pub to_move: Side,
     /// Turns played so far (both players together).
     pub turns: u32,
     pub max_turns: u32,
     /// The most moves a player may have at the start of a turn.
     pub cap: u32,
-    pub winner: Option<Seat>,
+    pub winner: Option<Side>,
     /// The turn limit was reached without a winner.
     pub drawn: bool,
 }
@@ -621,7 +621,7 @@ impl State {
         State {
             board: Board::start(),
             moves: [MOVES_PER_TURN.min(cap); 2],
-            to_move: Seat::First,
+            to_move: Side::First,
             turns: 0,
             max_turns,
             cap,
@@ -691,7 +691,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
 
     fn p(x: u8, y: u8) -> Pos {
         Pos::new(x, y)
@@ -701,7 +701,7 @@ mod tests {
         State::new(DEFAULT_MAX_TURNS, DEFAULT_CAP)
     }
 
-    fn piece(b: &Board, at: Pos) -> Option<(Seat, Kind, u8)> {
+    fn piece(b: &Board, at: Pos) -> Option<(Side, Kind, u8)> {
         b.cell(at).piece.map(|pc| (pc.owner, pc.kind, pc.hits))
     }
 

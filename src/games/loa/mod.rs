@@ -12,6 +12,7 @@ pub const SEARCH_DEPTH: u32 = 3;
 
 pub static INFO: GameInfo = GameInfo {
     name: "loa",
+    players: 2..=2,
     summary: "Lines of Action over CodinGame's protocol: the legal moves are given every turn",
     description: include_str!("description.md"),
     params: &[
@@ -48,7 +49,11 @@ pub static INFO: GameInfo = GameInfo {
     // the first input, which arena does not: real bots use it for their start-up.
     startup_timeout: 1.3,
     framing: crate::games::Framing::Lines,
-    create: |params, seating| Ok(Box::new(protocol::Loa::new(params, seating)?)),
+    create: |params, seating| {
+        Ok(crate::games::two_player(protocol::Loa::new(
+            params, seating,
+        )?))
+    },
     fuzz_line: fuzz::line,
     positions: Some(position::Positions::of::<rules::Board>()),
     example_bots: "bots/loa",

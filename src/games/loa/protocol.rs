@@ -9,7 +9,7 @@ use super::SEARCH_DEPTH;
 use super::rules::{Board, COLOURS, Move, groups, parse_square};
 use crate::games::picture::{self, Picture};
 use crate::games::position::{self, Position, builtin_move, random_move};
-use crate::games::{Fault, Game, Outbox, Outcome, Params, Seat, Seating, Step, derive_seed};
+use crate::games::{Fault, Outbox, Outcome, Params, Seating, Side, Step, TwoPlayer, derive_seed};
 
 /// The seed stream of the generator that plays `random` for a bot (the built-in bots use 100, 101).
 const RANDOM_STREAM: u64 = 1;
@@ -87,7 +87,7 @@ impl Loa {
         let start: Board = position::start_of(seating)?;
         Ok(Loa {
             pos: start.with_max_plies(params.int("max_plies") as u32),
-            names: seating.names.clone(),
+            names: seating.two_names(),
             rng: ChaCha8Rng::seed_from_u64(derive_seed(seating.seed, RANDOM_STREAM)),
             last: None,
             told: [false; 2],
@@ -124,7 +124,7 @@ impl Loa {
     }
 
     /// The spectators' last line.
-    fn result_line(winner: Option<Seat>, reason: &str) -> String {
+    fn result_line(winner: Option<Side>, reason: &str) -> String {
         match winner {
             Some(w) => format!("result {} {reason}", COLOURS[w]),
             None => format!("result draw {reason}"),
@@ -132,7 +132,7 @@ impl Loa {
     }
 }
 
-impl Game for Loa {
+impl TwoPlayer for Loa {
     fn start(&mut self, out: &mut Outbox) {
         // The names are all the spectators need before the moves: the board is the start.
         for name in &self.names {
@@ -145,7 +145,7 @@ impl Game for Loa {
         position::awaiting(&self.pos, self.failed)
     }
 
-    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+    fn on_line(&mut self, seat: Side, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
         let text = line.trim();
         let (word, comment) = match text.split_once(' ') {
             Some((w, c)) => (w, c.trim()),
@@ -193,7 +193,7 @@ impl Game for Loa {
         Ok(Step::Done)
     }
 
-    fn on_fault(&mut self, seat: Seat, fault: &Fault, out: &mut Outbox) {
+    fn on_fault(&mut self, seat: Side, fault: &Fault, out: &mut Outbox) {
         if self.failed || self.pos.outcome().is_some() {
             return;
         }
@@ -209,16 +209,16 @@ impl Game for Loa {
         self.pos.plies()
     }
 
-    fn builtin_line(&self, _seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
+    fn builtin_line(&self, _seat: Side, name: &str, rng: &mut ChaCha8Rng) -> String {
         let mv = builtin_move(&self.pos, name, SEARCH_DEPTH, rng);
         self.pos.move_text(&mv)
     }
 
     fn picture(&self) -> Picture {
-        let side = |seat: Seat| {
+        let side = |seat: Side| {
             let colour = match seat {
-                Seat::First => "black",
-                Seat::Second => "white",
+                Side::First => "black",
+                Side::Second => "white",
             };
             format!("{colour} ({})", self.names[seat])
         };
@@ -239,7 +239,7 @@ impl Game for Loa {
             self.pos.max_plies()
         ));
         // Connection is the goal: the groups say how far each side is from it.
-        for (seat, set) in Seat::BOTH.into_iter().zip(self.pos.sides()) {
+        for (seat, set) in Side::BOTH.into_iter().zip(self.pos.sides()) {
             let n = groups(set);
             let plural = if n == 1 { "" } else { "s" };
             notes.push(format!(
@@ -249,7 +249,7 @@ impl Game for Loa {
             ));
         }
         // CodinGame shows each player's message beside its last action.
-        for (seat, said) in Seat::BOTH.into_iter().zip(&self.said) {
+        for (seat, said) in Side::BOTH.into_iter().zip(&self.said) {
             if !said.is_empty() {
                 notes.push(format!("{} says: {said}", side(seat)));
             }
@@ -264,7 +264,7 @@ impl Game for Loa {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
     use crate::games::{Draw, FaultKind, Msg};
 
     fn game(max_plies: &str) -> Loa {
@@ -278,7 +278,7 @@ mod tests {
         )
         .expect("valid");
         let seating = Seating {
-            names: ["alpha".into(), "beta".into()],
+            names: vec!["alpha".into(), "beta".into()],
             seed: 9,
             timeout: 0.15,
             opening: None,
@@ -398,7 +398,7 @@ mod tests {
             let mut out = Outbox::default();
             g.start(&mut out);
             for i in 0..10 {
-                g.on_line(Seat::BOTH[i % 2], "random", &mut out).unwrap();
+                g.on_line(Side::BOTH[i % 2], "random", &mut out).unwrap();
             }
             lines(&mut out).1
         };

@@ -2,7 +2,7 @@
 //!
 //! Squares are named in chess notation, file `a`..`h` then rank `1`..`8` (`b1`); inside they are
 //! indices rank * 8 + file, so `a1` is 0, `h1` is 7 and `h8` is 63, and each side's checkers are a
-//! 64-bit set. Seat 0 plays black (`b`), starts on b1..g1 and b8..g8 and moves first; seat 1 plays
+//! 64-bit set. Side 0 plays black (`b`), starts on b1..g1 and b8..g8 and moves first; seat 1 plays
 //! white (`w`) from a2..a7 and h2..h7.
 //!
 //! A checker moves along its row, column or either diagonal exactly as many squares as there are
@@ -15,7 +15,7 @@
 //! counts as a ply. After `max_plies` plies (150 unless set otherwise) the game is a draw.
 
 use crate::games::position::Position;
-use crate::games::{Draw, Outcome, Seat};
+use crate::games::{Draw, Outcome, Side};
 
 /// Plies after which a game is drawn (reason `limit`), unless set otherwise.
 pub const DEFAULT_MAX_PLIES: u32 = 150;
@@ -144,7 +144,7 @@ fn centre(set: u64) -> (i32, i32) {
 pub struct Board {
     /// Each seat's checkers, bit `sq` set for a checker on `sq`.
     sides: [u64; 2],
-    to_move: Seat,
+    to_move: Side,
     plies: u32,
     /// Plies after which the game is drawn (0: no limit).
     max_plies: u32,
@@ -163,10 +163,10 @@ impl Board {
     pub fn start() -> Board {
         let black = 0x7E00_0000_0000_007E; // b1..g1 and b8..g8
         let white = 0x0081_8181_8181_8100; // a2..a7 and h2..h7
-        Board::from_sides([black, white], Seat::First)
+        Board::from_sides([black, white], Side::First)
     }
 
-    fn from_sides(sides: [u64; 2], to_move: Seat) -> Board {
+    fn from_sides(sides: [u64; 2], to_move: Side) -> Board {
         let mut b = Board {
             sides,
             to_move,
@@ -201,8 +201,8 @@ impl Board {
             .rsplit_once(' ')
             .ok_or("expected the 8 rows joined by '/', a space, and the side to move (b or w)")?;
         let to_move = match side {
-            "b" => Seat::First,
-            "w" => Seat::Second,
+            "b" => Side::First,
+            "w" => Side::Second,
             _ => return Err(format!("the side to move is b or w, not {side:?}")),
         };
         let rows: Vec<&str> = rows.trim().split('/').collect();
@@ -233,7 +233,7 @@ impl Board {
                 }
             }
         }
-        for (seat, set) in Seat::BOTH.into_iter().zip(sides) {
+        for (seat, set) in Side::BOTH.into_iter().zip(sides) {
             if set == 0 {
                 return Err(format!("{} has no checker", COLOURS[seat]));
             }
@@ -272,8 +272,8 @@ impl Board {
     }
 
     /// The seat whose checker stands on `sq`, if any.
-    pub fn owner(&self, sq: u8) -> Option<Seat> {
-        Seat::BOTH
+    pub fn owner(&self, sq: u8) -> Option<Side> {
+        Side::BOTH
             .into_iter()
             .find(|&s| self.sides[s] & (1u64 << sq) != 0)
     }
@@ -397,7 +397,7 @@ impl Board {
     }
 
     /// The result for a position where `mover` has just moved: the mover first, then the other.
-    fn decide(&self, mover: Seat) -> Option<Outcome> {
+    fn decide(&self, mover: Side) -> Option<Outcome> {
         if connected(self.sides[mover]) {
             Some(Outcome::win(mover))
         } else if connected(self.sides[mover.other()]) {
@@ -461,7 +461,7 @@ impl Board {
 impl Position for Board {
     type Move = Move;
 
-    fn to_move(&self) -> Seat {
+    fn to_move(&self) -> Side {
         self.to_move
     }
 
@@ -512,7 +512,7 @@ impl Position for Board {
         }
     }
 
-    fn evaluate(&self, seat: Seat) -> i32 {
+    fn evaluate(&self, seat: Side) -> i32 {
         Self::badness(self.sides[seat.other()]) - Self::badness(self.sides[seat])
     }
 }
@@ -538,7 +538,7 @@ impl crate::games::position::Textual for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
     use crate::games::position::{perft, suite};
     use rand::SeedableRng;
     use rand::seq::IndexedRandom;

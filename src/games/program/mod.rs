@@ -18,12 +18,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::games::picture::{Board, Picture};
 use crate::games::{
-    Draw, Fault, Framing, Game, GameInfo, Outbox, Outcome, ParamKind, ParamSpec, Params, Seat,
-    Seating, Step,
+    Fault, Framing, Game, GameInfo, Outbox, ParamKind, ParamSpec, Params, Places, Ranking, Reason,
+    Seat, Seating, Seats, Step,
 };
-
-/// The players a referee game is for: arena's seats, schedules and ratings are built for two.
-pub const PLAYERS: usize = 2;
 
 /// The most lines one `###Output` may ask a player for: far beyond any contest game's turn, and
 /// a bound on what a broken referee can make arena wait for.
@@ -34,6 +31,7 @@ pub const MAX_OUTPUT_LINES: u32 = 10_000;
 /// the registry's suites on.
 pub static INFO: GameInfo = GameInfo {
     name: "referee",
+    players: 2..=crate::games::MAX_SEATS,
     summary: "any game, played by a referee program over cg-brutaltester's protocol",
     description: include_str!("description.md"),
     params: &[ParamSpec {
@@ -72,36 +70,51 @@ pub enum Command {
     Output(Seat, u32),
     /// `###Error i text`: player i made an error.
     Error(Seat, String),
-    /// `###End r1 r2 ...`: each player's rank, 0 the best (equal ranks are a draw).
-    End([usize; PLAYERS]),
+    /// `###End g1 g2 ...`: each player's rank, 0 the best (equal ranks tie).
+    End(Vec<usize>),
+}
+
+/// The seat a digit names in a game of `players`, if it has it.
+fn seat_of(c: char, players: usize) -> Option<Seat> {
+    c.to_digit(10)
+        .map(|d| d as usize)
+        .filter(|&d| d < players)
+        .and_then(Seat::new)
+}
+
+/// The players there are, as messages list them: `0 or 1`, `0 to 3`.
+fn players_text(players: usize) -> String {
+    match players {
+        2 => "0 or 1".into(),
+        n => format!("0 to {}", n - 1),
+    }
 }
 
 /// The player numbered by the character at `at` (cg-brutaltester reads one character there).
-fn player_at(line: &str, at: usize) -> Result<Seat, String> {
+fn player_at(line: &str, at: usize, players: usize) -> Result<Seat, String> {
     // `get`: a referee's line may hold any character, and `at` may fall inside one.
     let c = line.get(at..).and_then(|rest| rest.chars().next());
-    c.and_then(|c| c.to_digit(10))
-        .and_then(|d| Seat::from_index(d as usize))
-        .ok_or_else(|| {
-            format!(
-                "'{}' names no player: the character after the command must be 0 or 1",
-                crate::games::head(line, 80)
-            )
-        })
+    c.and_then(|c| seat_of(c, players)).ok_or_else(|| {
+        format!(
+            "'{}' names no player: the character after the command must be {}",
+            crate::games::head(line, 80),
+            players_text(players)
+        )
+    })
 }
 
-/// Read a line that starts with `###`. cg-brutaltester matches the commands by prefix, reads the
-/// player of `###Input` and `###Error` from the 10th character and splits `###Output` and
-/// `###End` on single spaces; so does this.
-pub fn parse(line: &str) -> Result<Command, String> {
+/// Read a line that starts with `###`, in a game of `players`. cg-brutaltester matches the
+/// commands by prefix, reads the player of `###Input` and `###Error` from the 10th character
+/// and splits `###Output` and `###End` on single spaces; so does this.
+pub fn parse(line: &str, players: usize) -> Result<Command, String> {
     if line.starts_with("###End") {
-        return ranks(line).map(Command::End);
+        return ranks(line, players).map(Command::End);
     }
     if line.starts_with("###Input") {
-        return player_at(line, 9).map(Command::Input);
+        return player_at(line, 9, players).map(Command::Input);
     }
     if line.starts_with("###Error") {
-        let seat = player_at(line, 9)?;
+        let seat = player_at(line, 9, players)?;
         let text = line.get(10..).unwrap_or("").trim().to_string();
         return Ok(Command::Error(seat, text));
     }
@@ -119,7 +132,8 @@ pub fn parse(line: &str) -> Result<Command, String> {
         let seat = player
             .parse::<usize>()
             .ok()
-            .and_then(Seat::from_index)
+            .filter(|&i| i < players)
+            .and_then(Seat::new)
             .ok_or_else(bad)?;
         let n = count.parse::<u32>().map_err(|_| bad())?;
         if n > MAX_OUTPUT_LINES {
@@ -136,25 +150,36 @@ pub fn parse(line: &str) -> Result<Command, String> {
 }
 
 /// `###End` and its groups: each group holds the digits of the players at that rank, best
-/// first. As cg-brutaltester counts them, a player no group names has rank 0, and a group is
-/// any text between two single spaces (so two spaces make an empty group, a rank no one holds).
-fn ranks(line: &str) -> Result<[usize; PLAYERS], String> {
-    let mut ranks = [0; PLAYERS];
+/// first; a group is any text between two single spaces (so two spaces make an empty group, a
+/// rank no one holds). With two players, as cg-brutaltester counts them (and as arena always
+/// read them), a player no group names has rank 0. With more, a player left out, or named
+/// twice, is the referee's error: a ranking of some of the players ranks no one.
+fn ranks(line: &str, players: usize) -> Result<Vec<usize>, String> {
+    let shown = || crate::games::head(line, 80).to_string();
+    let mut ranks: Vec<Option<usize>> = vec![None; players];
     for (rank, group) in line.split(' ').skip(1).enumerate() {
         for c in group.chars() {
-            let seat = c
-                .to_digit(10)
-                .and_then(|d| Seat::from_index(d as usize))
-                .ok_or_else(|| {
-                    format!(
-                        "'{}': '{c}' is not a player (0 or 1)",
-                        crate::games::head(line, 80)
-                    )
-                })?;
-            ranks[seat] = rank;
+            let seat = seat_of(c, players).ok_or_else(|| {
+                format!(
+                    "'{}': '{c}' is not a player ({})",
+                    shown(),
+                    players_text(players)
+                )
+            })?;
+            if ranks[seat].replace(rank).is_some() && players > 2 {
+                return Err(format!("'{}' ranks player {seat} twice", shown()));
+            }
         }
     }
-    Ok(ranks)
+    if players > 2
+        && let Some(left) = ranks.iter().position(Option::is_none)
+    {
+        return Err(format!(
+            "'{}' leaves player {left} out: every player must be ranked",
+            shown()
+        ));
+    }
+    Ok(ranks.into_iter().map(|r| r.unwrap_or(0)).collect())
 }
 
 /// What the referee program is doing, as far as the game can tell.
@@ -171,14 +196,15 @@ enum State {
 /// A referee game as the referee loop drives it: the protocol's state, the lines for the program,
 /// and the conversation so far for the viewer.
 pub struct ProgramGame {
-    names: [String; 2],
+    /// One per seat: as many as the game has players.
+    names: Vec<String>,
     seed: u64,
     /// Whether the referee is told the seed (`###Seed`) before `###Start`.
     send_seed: bool,
     state: State,
     /// Lines for the referee program, to be written before it is next heard.
     to_referee: Vec<String>,
-    ranks: Option<[usize; PLAYERS]>,
+    ranks: Option<Vec<usize>>,
     /// Each `###Error` the referee reported, by seat, in order.
     errors: Vec<(Seat, String)>,
     /// Player turns completed (`###Output`s answered in full).
@@ -250,7 +276,7 @@ impl ProgramGame {
             return Ok(());
         }
         self.heard("referee".into(), line);
-        self.state = match parse(line)? {
+        self.state = match parse(line, self.names.len())? {
             Command::Input(seat) => State::Referee { input: Some(seat) },
             Command::Output(_, 0) => State::Referee { input: None },
             Command::Output(seat, n) => State::Player { seat, left: n },
@@ -273,13 +299,14 @@ impl Game for ProgramGame {
             let seed = Self::referee_seed(self.seed);
             self.to_referee.push(format!("###Seed {seed}"));
         }
-        self.to_referee.push(format!("###Start {PLAYERS}"));
+        self.to_referee
+            .push(format!("###Start {}", self.names.len()));
     }
 
-    fn awaiting(&self) -> [bool; 2] {
+    fn awaiting(&self) -> Seats {
         match self.state {
-            State::Player { seat, .. } => [seat == Seat::First, seat == Seat::Second],
-            _ => [false; 2],
+            State::Player { seat, .. } => Seats::only(seat),
+            _ => Seats::NONE,
         }
     }
 
@@ -308,12 +335,17 @@ impl Game for ProgramGame {
         self.state = State::Over;
     }
 
-    fn outcome(&self) -> Option<Outcome> {
-        let [a, b] = self.ranks?;
-        Some(match a.cmp(&b) {
-            std::cmp::Ordering::Less => Outcome::Won(Seat::First),
-            std::cmp::Ordering::Greater => Outcome::Won(Seat::Second),
-            std::cmp::Ordering::Equal => Outcome::Drawn(Draw::Rules),
+    fn outcome(&self) -> Option<Ranking> {
+        let ranks = self.ranks.as_ref()?;
+        let places = Places::by_key(ranks);
+        let all_tied = ranks.iter().all(|&r| r == ranks[0]);
+        Some(Ranking {
+            places,
+            reason: if all_tied {
+                Reason::Draw
+            } else {
+                Reason::Normal
+            },
         })
     }
 
@@ -354,32 +386,40 @@ impl Game for ProgramGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Msg;
-    use Seat::{First, Second};
+    use crate::games::{Msg, Side};
 
     #[test]
     fn commands_are_read_as_cg_brutaltester_reads_them() {
-        assert_eq!(parse("###Input 0"), Ok(Command::Input(First)));
-        assert_eq!(parse("###Input 1 extra"), Ok(Command::Input(Second)));
-        assert_eq!(parse("###Output 1 3"), Ok(Command::Output(Second, 3)));
-        assert_eq!(parse("###Output 0 0"), Ok(Command::Output(First, 0)));
+        assert_eq!(parse("###Input 0", 2), Ok(Command::Input(Seat::FIRST)));
         assert_eq!(
-            parse("###Error 1 wrong move"),
-            Ok(Command::Error(Second, "wrong move".into()))
+            parse("###Input 1 extra", 2),
+            Ok(Command::Input(Seat::SECOND))
         );
         assert_eq!(
-            parse("###Error 0"),
-            Ok(Command::Error(First, String::new()))
+            parse("###Output 1 3", 2),
+            Ok(Command::Output(Seat::SECOND, 3))
         );
-        assert_eq!(parse("###End 0 1"), Ok(Command::End([0, 1])));
-        assert_eq!(parse("###End 1 0"), Ok(Command::End([1, 0])));
-        assert_eq!(parse("###End 01"), Ok(Command::End([0, 0])));
-        assert_eq!(parse("###End 10"), Ok(Command::End([0, 0])));
+        assert_eq!(
+            parse("###Output 0 0", 2),
+            Ok(Command::Output(Seat::FIRST, 0))
+        );
+        assert_eq!(
+            parse("###Error 1 wrong move", 2),
+            Ok(Command::Error(Seat::SECOND, "wrong move".into()))
+        );
+        assert_eq!(
+            parse("###Error 0", 2),
+            Ok(Command::Error(Seat::FIRST, String::new()))
+        );
+        assert_eq!(parse("###End 0 1", 2), Ok(Command::End(vec![0, 1])));
+        assert_eq!(parse("###End 1 0", 2), Ok(Command::End(vec![1, 0])));
+        assert_eq!(parse("###End 01", 2), Ok(Command::End(vec![0, 0])));
+        assert_eq!(parse("###End 10", 2), Ok(Command::End(vec![0, 0])));
         // A player no group names has rank 0, as in cg-brutaltester: here, a draw.
-        assert_eq!(parse("###End 1"), Ok(Command::End([0, 0])));
-        assert_eq!(parse("###End"), Ok(Command::End([0, 0])));
+        assert_eq!(parse("###End 1", 2), Ok(Command::End(vec![0, 0])));
+        assert_eq!(parse("###End", 2), Ok(Command::End(vec![0, 0])));
         // Two spaces: an empty group between them, a rank nobody holds.
-        assert_eq!(parse("###End 1  0"), Ok(Command::End([2, 0])));
+        assert_eq!(parse("###End 1  0", 2), Ok(Command::End(vec![2, 0])));
     }
 
     #[test]
@@ -400,14 +440,14 @@ mod tests {
             ("###End a", "'a' is not a player"),
             ("###Frobnicate", "is not a command"),
         ] {
-            let err = parse(line).expect_err(line);
+            let err = parse(line, 2).expect_err(line);
             assert!(err.contains(says), "{line}: {err}");
         }
     }
 
     fn game() -> ProgramGame {
         let mut g = ProgramGame::new(&Seating {
-            names: ["ann".into(), "bob".into()],
+            names: vec!["ann".into(), "bob".into()],
             seed: u64::MAX,
             timeout: 1.0,
             opening: None,
@@ -437,29 +477,32 @@ mod tests {
         assert_eq!(
             sent,
             [
-                Msg::To(First, "7".into()),
-                Msg::To(First, "a b".into()),
-                Msg::To(Second, "x".into())
+                Msg::To(Seat::FIRST, "7".into()),
+                Msg::To(Seat::FIRST, "a b".into()),
+                Msg::To(Seat::SECOND, "x".into())
             ]
         );
         assert!(g.wants_referee());
         feed(&mut g, &["###Output 0 2"]);
-        assert_eq!(g.awaiting(), [true, false]);
+        assert_eq!(g.awaiting(), Seats::only(Seat::FIRST));
         assert!(!g.wants_referee());
         let mut out = Outbox::default();
-        assert_eq!(g.on_line(First, "3", &mut out), Ok(Step::More));
-        assert_eq!(g.awaiting(), [true, false]);
-        assert_eq!(g.on_line(First, "4", &mut out), Ok(Step::Done));
+        assert_eq!(g.on_line(Seat::FIRST, "3", &mut out), Ok(Step::More));
+        assert_eq!(g.awaiting(), Seats::only(Seat::FIRST));
+        assert_eq!(g.on_line(Seat::FIRST, "4", &mut out), Ok(Step::Done));
         assert_eq!(g.take_for_referee(), ["3", "4"]);
         assert_eq!(g.plies(), 1);
         feed(
             &mut g,
             &["###Error 1 too slow", "###Output 1 0", "###End 1 0"],
         );
-        assert_eq!(g.awaiting(), [false, false]);
+        assert_eq!(g.awaiting(), Seats::NONE);
         assert!(!g.wants_referee());
-        assert_eq!(g.outcome(), Some(Outcome::Won(Second)));
-        assert_eq!(g.errors(), [(Second, "too slow".to_string())]);
+        assert_eq!(
+            g.outcome(),
+            Some(Ranking::from(crate::games::Outcome::Won(Side::Second)))
+        );
+        assert_eq!(g.errors(), [(Seat::SECOND, "too slow".to_string())]);
         let picture = g.picture();
         assert_eq!(picture.check(), Ok(()));
         assert!(picture.notes.iter().any(|n| n.contains("too slow")));
@@ -468,7 +511,7 @@ mod tests {
     #[test]
     fn the_seed_can_be_left_out_for_referees_that_read_none() {
         let seating = Seating {
-            names: ["a".into(), "b".into()],
+            names: vec!["a".into(), "b".into()],
             seed: 7,
             timeout: 1.0,
             opening: None,
@@ -519,14 +562,14 @@ mod tests {
             let mut out = Outbox::default();
             for _ in 0..40 {
                 let line = lines.choose(&mut rng).unwrap();
-                let awaited = Seat::BOTH.into_iter().filter(|&s| g.awaiting()[s]).count();
+                let awaited = g.awaiting().len();
                 assert!(awaited <= 1);
                 assert!(!(g.wants_referee() && awaited == 1));
                 if g.wants_referee() {
                     if g.on_referee_line(line, &mut out).is_err() {
                         break;
                     }
-                } else if let Some(seat) = Seat::BOTH.into_iter().find(|&s| g.awaiting()[s]) {
+                } else if let Some(seat) = g.awaiting().iter().next() {
                     g.on_line(seat, line, &mut out).unwrap();
                 } else {
                     assert!(g.outcome().is_some(), "seed {seed}: stuck without an end");
@@ -541,17 +584,22 @@ mod tests {
     fn a_line_nobody_asked_for_is_refused() {
         let mut g = game();
         let mut out = Outbox::default();
-        assert!(g.on_line(First, "1", &mut out).is_err());
+        assert!(g.on_line(Seat::FIRST, "1", &mut out).is_err());
         feed(&mut g, &["###Output 1 1"]);
-        assert!(g.on_line(First, "1", &mut out).is_err());
-        assert_eq!(g.on_line(Second, "1", &mut out), Ok(Step::Done));
+        assert!(g.on_line(Seat::FIRST, "1", &mut out).is_err());
+        assert_eq!(g.on_line(Seat::SECOND, "1", &mut out), Ok(Step::Done));
     }
 
     #[test]
     fn equal_ranks_are_a_draw() {
         let mut g = game();
         feed(&mut g, &["###End 01"]);
-        assert_eq!(g.outcome(), Some(Outcome::Drawn(Draw::Rules)));
+        assert_eq!(
+            g.outcome(),
+            Some(Ranking::from(crate::games::Outcome::Drawn(
+                crate::games::Draw::Rules
+            )))
+        );
     }
 
     #[test]
@@ -574,12 +622,12 @@ mod tests {
         let mut g = game();
         feed(&mut g, &["###Output 1 1"]);
         g.on_fault(
-            Second,
+            Seat::SECOND,
             &Fault::new(crate::games::FaultKind::Timeout, "late"),
             &mut Outbox::default(),
         );
         assert!(!g.wants_referee());
-        assert_eq!(g.awaiting(), [false, false]);
+        assert_eq!(g.awaiting(), Seats::NONE);
         assert_eq!(g.outcome(), None);
     }
 }

@@ -10,6 +10,7 @@ use super::{GameInfo, ParamKind, ParamSpec};
 
 pub static INFO: GameInfo = GameInfo {
     name: "roshambo",
+    players: 2..=2,
     summary: "Rock Paper Scissors over Code Colosseum's line protocol",
     description: include_str!("description.md"),
     params: &[
@@ -37,9 +38,9 @@ pub static INFO: GameInfo = GameInfo {
     startup_timeout: 10.0,
     framing: crate::games::Framing::Lines,
     create: |params, seating| {
-        Ok(Box::new(protocol::Roshambo::new(
+        Ok(crate::games::two_player(protocol::Roshambo::new(
             params,
-            seating.names.clone(),
+            seating.two_names(),
         )))
     },
     fuzz_line: fuzz::line,

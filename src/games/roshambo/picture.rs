@@ -36,8 +36,8 @@ pub fn row(names: &[String; 2], round: u32, throws: [Gesture; 2]) -> Vec<String>
 mod tests {
     use super::super::protocol::Roshambo;
     use super::*;
-    use crate::games::Seat::{First, Second};
-    use crate::games::{Game, Outbox, Params, Step};
+    use crate::games::Side::{First, Second};
+    use crate::games::{Outbox, Params, Step, TwoPlayer};
 
     fn names() -> [String; 2] {
         ["alpha".into(), "beta".into()]

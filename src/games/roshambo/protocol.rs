@@ -6,7 +6,7 @@ use super::bots;
 use super::picture;
 use super::rules::{Gesture, points};
 use crate::games::picture::Picture;
-use crate::games::{Draw, Fault, Game, Outbox, Outcome, Params, Seat, Step};
+use crate::games::{Draw, Fault, Outbox, Outcome, Params, Side, Step, TwoPlayer};
 
 /// What a seat did in the current round.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,7 +51,7 @@ impl Roshambo {
             _ => "RETIRE",
         };
         // Each player hears the other's choice, but a failed player is sent nothing.
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             if self.choices[seat] != Choice::Failed {
                 out.to(seat, word(self.choices[seat.other()]));
             }
@@ -77,10 +77,10 @@ impl Roshambo {
     }
 }
 
-impl Game for Roshambo {
+impl TwoPlayer for Roshambo {
     fn start(&mut self, out: &mut Outbox) {
         let rounds = self.rounds.to_string();
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             out.to(seat, self.names[seat].clone());
             out.to(seat, self.names[seat.other()].clone());
             out.to(seat, rounds.clone());
@@ -91,11 +91,11 @@ impl Game for Roshambo {
     }
 
     fn awaiting(&self) -> [bool; 2] {
-        let pending = |s: Seat| !self.over && self.choices[s] == Choice::Pending;
-        Seat::BOTH.map(pending)
+        let pending = |s: Side| !self.over && self.choices[s] == Choice::Pending;
+        Side::BOTH.map(pending)
     }
 
-    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+    fn on_line(&mut self, seat: Side, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
         let word = line.trim();
         let gesture = Gesture::parse(word).ok_or_else(|| {
             Fault::protocol(format!(
@@ -107,7 +107,7 @@ impl Game for Roshambo {
         Ok(Step::Done)
     }
 
-    fn on_fault(&mut self, seat: Seat, _fault: &Fault, out: &mut Outbox) {
+    fn on_fault(&mut self, seat: Side, _fault: &Fault, out: &mut Outbox) {
         self.choices[seat] = Choice::Failed;
         self.settle(out);
     }
@@ -118,8 +118,8 @@ impl Game for Roshambo {
         }
         let [a, b] = self.score;
         Some(match a.cmp(&b) {
-            std::cmp::Ordering::Greater => Outcome::win(Seat::First),
-            std::cmp::Ordering::Less => Outcome::win(Seat::Second),
+            std::cmp::Ordering::Greater => Outcome::win(Side::First),
+            std::cmp::Ordering::Less => Outcome::win(Side::Second),
             std::cmp::Ordering::Equal => Outcome::Drawn(Draw::Rules),
         })
     }
@@ -128,7 +128,7 @@ impl Game for Roshambo {
         self.round
     }
 
-    fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
+    fn builtin_line(&self, seat: Side, name: &str, rng: &mut ChaCha8Rng) -> String {
         bots::choose(name, &self.history[seat.other()], rng)
             .as_str()
             .to_string()
@@ -143,10 +143,10 @@ impl Game for Roshambo {
                 [Choice::Pending, Choice::Pending] | [Choice::Played(_), Choice::Played(_)]
             );
         let row = finished.then(|| {
-            let throws = Seat::BOTH.map(|s| *self.history[s].last().expect("a round was played"));
+            let throws = Side::BOTH.map(|s| *self.history[s].last().expect("a round was played"));
             picture::row(&self.names, self.round, throws)
         });
-        let failed = Seat::BOTH
+        let failed = Side::BOTH
             .into_iter()
             .find(|&s| self.choices[s] == Choice::Failed);
         let status = match (failed, self.outcome()) {

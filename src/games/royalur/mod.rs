@@ -9,6 +9,7 @@ use super::{GameInfo, ParamKind, ParamSpec};
 
 pub static INFO: GameInfo = GameInfo {
     name: "royalur",
+    players: 2..=2,
     summary: "the Royal Game of Ur, a race game with dice, over Code Colosseum's line protocol",
     description: include_str!("description.md"),
     params: &[
@@ -47,9 +48,9 @@ pub static INFO: GameInfo = GameInfo {
     startup_timeout: 10.0,
     framing: crate::games::Framing::Lines,
     create: |params, seating| {
-        Ok(Box::new(protocol::RoyalUr::new(
+        Ok(crate::games::two_player(protocol::RoyalUr::new(
             params,
-            seating.names.clone(),
+            seating.two_names(),
             seating.seed,
         )?))
     },

@@ -2,12 +2,12 @@
 //!
 //! Each track runs along its owner's outer row from the gap to the left edge (cells 1 to 4), the
 //! whole middle row left to right (5 to 12), then back along the outer row from the right edge
-//! (13, 14) before leaving the board. Seat 0's outer row is the top one, seat 1's the bottom.
+//! (13, 14) before leaving the board. Side 0's outer row is the top one, seat 1's the bottom.
 //! The shared row thus reads left to right, and the rosettes (4, 8, 14) fall on the corners of
 //! the wide end, the middle of the shared row, and the narrow end's squares beside the gap.
 
 use super::rules::{Board, END, START, is_rosette};
-use crate::games::Seat;
+use crate::games::Side;
 use crate::games::picture::{self, Piece};
 
 pub const ROWS: u32 = 3;
@@ -21,8 +21,8 @@ pub const LOOKS: [(char, &str, &str, &str); 2] = [
 
 /// The grid cell (row-major) of track cell `cell` of `seat`; `None` off the board (the start
 /// and the end).
-pub fn square(seat: Seat, cell: u8) -> Option<u32> {
-    let own = if seat == Seat::First { 0 } else { 2 };
+pub fn square(seat: Side, cell: u8) -> Option<u32> {
+    let own = if seat == Side::First { 0 } else { 2 };
     let (row, col) = match cell {
         1..=4 => (own, 4 - cell as u32),
         5..=12 => (1, cell as u32 - 5),
@@ -36,7 +36,7 @@ pub fn square(seat: Seat, cell: u8) -> Option<u32> {
 /// A move for the viewer to mark: who moved, and from which track cell to which.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LastMove {
-    pub seat: Seat,
+    pub seat: Side,
     pub from: u8,
     pub to: u8,
 }
@@ -47,7 +47,7 @@ impl Board {
         let n = (ROWS * COLS) as usize;
         let mut ground = vec![' '; n];
         let mut cells = vec!['.'; n];
-        for (seat, &(key, ..)) in Seat::BOTH.into_iter().zip(&LOOKS) {
+        for (seat, &(key, ..)) in Side::BOTH.into_iter().zip(&LOOKS) {
             for cell in START + 1..END {
                 let i = square(seat, cell).expect("cells 1..=14 are on the board") as usize;
                 ground[i] = if is_rosette(cell) { '*' } else { '.' };
@@ -81,8 +81,8 @@ impl Board {
 mod tests {
     use super::super::protocol::RoyalUr;
     use super::*;
-    use crate::games::Seat::{First, Second};
-    use crate::games::{Game, Outbox, Params, Step};
+    use crate::games::Side::{First, Second};
+    use crate::games::{Outbox, Params, Step, TwoPlayer};
 
     const GROUND: &str = concat!("*...  *.", "...*....", "*...  *.");
 
@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn the_tracks_cover_the_board_once_apart_from_the_shared_row() {
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             let own: Vec<u32> = (1..=14).filter_map(|c| square(seat, c)).collect();
             assert_eq!(own.len(), 14);
             // Each step goes to a neighbouring square.

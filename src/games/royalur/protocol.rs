@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use super::picture::{LOOKS, LastMove};
 use super::rules::{Board, END, Roll, START, TOKENS};
 use crate::games::picture::{Board as Drawing, Picture};
-use crate::games::{Draw, Fault, Game, Outbox, Outcome, Params, Seat, Step};
+use crate::games::{Draw, Fault, Outbox, Outcome, Params, Side, Step, TwoPlayer};
 
 pub struct RoyalUr {
     board: Board,
@@ -15,7 +15,7 @@ pub struct RoyalUr {
     scripted: std::vec::IntoIter<Roll>,
     pace: f64,
     max_moves: u32,
-    to_move: Seat,
+    to_move: Side,
     roll: Roll,
     /// Waiting for `to_move` to pick a token.
     waiting: bool,
@@ -24,7 +24,7 @@ pub struct RoyalUr {
     names: [String; 2],
     /// The last move and the seat that failed, if one did, for the viewer.
     last: Option<LastMove>,
-    retired: Option<Seat>,
+    retired: Option<Side>,
 }
 
 /// Parse the `rolls` parameter: rolls such as `0011` separated by commas or spaces.
@@ -48,7 +48,7 @@ impl RoyalUr {
             scripted: parse_rolls(params.text("rolls"))?.into_iter(),
             pace: params.float("pace"),
             max_moves: params.int("max_moves") as u32,
-            to_move: Seat::First,
+            to_move: Side::First,
             roll: Roll([false; 4]),
             waiting: false,
             moves: 0,
@@ -85,16 +85,16 @@ impl RoyalUr {
     }
 }
 
-impl Game for RoyalUr {
+impl TwoPlayer for RoyalUr {
     fn start(&mut self, out: &mut Outbox) {
         for name in &self.names {
-            out.to(Seat::First, name.clone());
-            out.to(Seat::Second, name.clone());
+            out.to(Side::First, name.clone());
+            out.to(Side::Second, name.clone());
             out.spectators(name.clone());
         }
         // Players also learn their seat; spectators do not.
-        out.to(Seat::First, "0");
-        out.to(Seat::Second, "1");
+        out.to(Side::First, "0");
+        out.to(Side::Second, "1");
         self.roll_until_move(out);
     }
 
@@ -104,7 +104,7 @@ impl Game for RoyalUr {
         a
     }
 
-    fn on_line(&mut self, seat: Seat, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
+    fn on_line(&mut self, seat: Side, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
         let text = line.trim();
         let token: usize = match text.parse() {
             Ok(t) if t < TOKENS => t,
@@ -148,7 +148,7 @@ impl Game for RoyalUr {
         Ok(Step::Done)
     }
 
-    fn on_fault(&mut self, seat: Seat, _fault: &Fault, out: &mut Outbox) {
+    fn on_fault(&mut self, seat: Side, _fault: &Fault, out: &mut Outbox) {
         self.waiting = false;
         self.retired = Some(seat);
         out.to(seat.other(), "RETIRE");
@@ -163,7 +163,7 @@ impl Game for RoyalUr {
         self.moves
     }
 
-    fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {
+    fn builtin_line(&self, seat: Side, name: &str, rng: &mut ChaCha8Rng) -> String {
         let n = self.roll.distance();
         let legal = self.board.legal_tokens(seat, n);
         let token = match name {
@@ -182,7 +182,7 @@ impl Game for RoyalUr {
     }
 
     fn picture(&self) -> Picture {
-        let player = |seat: Seat| format!("{} ({})", self.names[seat], LOOKS[seat].1);
+        let player = |seat: Side| format!("{} ({})", self.names[seat], LOOKS[seat].1);
         let status = match &self.outcome {
             Some(Outcome::Won(seat)) => format!("{} wins", player(*seat)),
             Some(o) => format!("a draw ({})", o.reason().as_str()),
@@ -198,7 +198,7 @@ impl Game for RoyalUr {
             },
         };
         let mut notes = vec![status];
-        for seat in Seat::BOTH {
+        for seat in Side::BOTH {
             let count = |cell: u8| self.board.pos[seat].iter().filter(|&&p| p == cell).count();
             notes.push(format!(
                 "{}: {} to enter, {} borne off",
@@ -222,7 +222,7 @@ impl Game for RoyalUr {
 mod tests {
     use super::*;
     use crate::games::Msg;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
 
     fn game(rolls: &str) -> RoyalUr {
         let params =
@@ -230,11 +230,11 @@ mod tests {
         RoyalUr::new(&params, ["A".into(), "B".into()], 7).unwrap()
     }
 
-    fn lines_to(out: &mut Outbox, seat: Option<Seat>) -> Vec<String> {
+    fn lines_to(out: &mut Outbox, seat: Option<Side>) -> Vec<String> {
         out.take()
             .into_iter()
             .filter_map(|m| match (m, seat) {
-                (Msg::To(s, l), Some(want)) if s == want => Some(l),
+                (Msg::To(s, l), Some(want)) if s == want.into() => Some(l),
                 (Msg::Spectators(l), None) => Some(l),
                 _ => None,
             })
@@ -265,7 +265,7 @@ mod tests {
         g.on_line(First, "2", &mut out).unwrap();
         assert_eq!(g.awaiting(), [false, true]);
         out.take();
-        // Seat 1 rolled 1: token 0 to cell 1 is legal, so a garbage line is the failure.
+        // Side 1 rolled 1: token 0 to cell 1 is legal, so a garbage line is the failure.
         g.on_fault(Second, &Fault::protocol("x"), &mut out);
         assert_eq!(lines_to(&mut out, Some(First)), ["RETIRE"]);
         assert_eq!(g.awaiting(), [false, false]);

@@ -4,7 +4,7 @@
 //! and 15 is the end (borne off). Cells 5..=12 are the shared middle row: the same number names the
 //! same physical cell for both players, which is where captures happen.
 
-use crate::games::Seat;
+use crate::games::Side;
 
 pub const TOKENS: usize = 7;
 pub const START: u8 = 0;
@@ -93,7 +93,7 @@ impl Default for Board {
 
 impl Board {
     /// Where `token` of `seat` would land with a roll of `n`, or why it cannot move.
-    pub fn target(&self, seat: Seat, token: usize, n: u8) -> Result<u8, Blocked> {
+    pub fn target(&self, seat: Side, token: usize, n: u8) -> Result<u8, Blocked> {
         let from = self.pos[seat][token];
         if from == END {
             return Err(Blocked::Finished);
@@ -115,7 +115,7 @@ impl Board {
     }
 
     /// The tokens that can move `n` cells; empty for a roll of 0.
-    pub fn legal_tokens(&self, seat: Seat, n: u8) -> Vec<usize> {
+    pub fn legal_tokens(&self, seat: Side, n: u8) -> Vec<usize> {
         if n == 0 {
             return Vec::new();
         }
@@ -125,7 +125,7 @@ impl Board {
     }
 
     /// Move `token` of `seat` by `n`. The move must be legal.
-    pub fn play(&mut self, seat: Seat, token: usize, n: u8) -> Result<Effect, Blocked> {
+    pub fn play(&mut self, seat: Side, token: usize, n: u8) -> Result<Effect, Blocked> {
         if n == 0 {
             return Err(Blocked::Overshoots);
         }
@@ -147,19 +147,19 @@ impl Board {
         })
     }
 
-    pub fn finished(&self, seat: Seat) -> usize {
+    pub fn finished(&self, seat: Side) -> usize {
         self.pos[seat].iter().filter(|&&p| p == END).count()
     }
 
-    pub fn winner(&self) -> Option<Seat> {
-        Seat::BOTH.into_iter().find(|&s| self.finished(s) == TOKENS)
+    pub fn winner(&self) -> Option<Side> {
+        Side::BOTH.into_iter().find(|&s| self.finished(s) == TOKENS)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
 
     fn board(a: [u8; 7], b: [u8; 7]) -> Board {
         Board { pos: [a, b] }

@@ -23,9 +23,9 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
     use crate::games::json_protocol::testing::{move_line, started};
-    use crate::games::{Game, Outbox, Step};
+    use crate::games::{Outbox, Step, TwoPlayer};
 
     #[test]
     fn the_start_is_an_empty_three_by_three() {

@@ -1,10 +1,10 @@
 //! Tic-tac-toe: pure rules, no I/O.
 //!
 //! Cells are numbered 0..=8 left to right, top to bottom, as the wire protocol numbers them.
-//! Seat 0 (player 1, `x`) moves first; seat 1 is `o`. A move is the index of an empty cell.
+//! Side 0 (player 1, `x`) moves first; seat 1 is `o`. A move is the index of an empty cell.
 
 use crate::games::position::Position;
-use crate::games::{Draw, Outcome, Seat};
+use crate::games::{Draw, Outcome, Side};
 
 /// The eight lines of three, as bit masks over the cell indices.
 const LINES: [u16; 8] = [
@@ -43,16 +43,16 @@ impl Board {
     }
 
     /// The seat with a mark on `cell` (0..=8), if any.
-    pub fn cell(&self, cell: u8) -> Option<Seat> {
+    pub fn cell(&self, cell: u8) -> Option<Side> {
         let bit = 1u16 << cell;
-        Seat::BOTH
+        Side::BOTH
             .into_iter()
             .find(|&seat| self.marks[seat] & bit != 0)
     }
 
     /// The seat that has three in a row, if any.
-    pub fn winner(&self) -> Option<Seat> {
-        Seat::BOTH
+    pub fn winner(&self) -> Option<Side> {
+        Side::BOTH
             .into_iter()
             .find(|&seat| has_line(self.marks[seat]))
     }
@@ -124,9 +124,9 @@ impl Board {
 impl Position for Board {
     type Move = u8;
 
-    fn to_move(&self) -> Seat {
+    fn to_move(&self) -> Side {
         // x moves first and the players alternate, so the parity of the plies says whose turn.
-        Seat::BOTH[(self.plies() % 2) as usize]
+        Side::BOTH[(self.plies() % 2) as usize]
     }
 
     fn legal_moves(&self) -> Vec<u8> {
@@ -172,7 +172,7 @@ impl Position for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Seat::{First, Second};
+    use crate::games::Side::{First, Second};
     use crate::games::position::{perft, search_move, suite};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -264,7 +264,7 @@ mod tests {
 
     /// Every game the opponent can play against the search bot, which moves for `bot`.
     /// Returns how many games were played out; panics on a loss.
-    fn never_loses(pos: Board, bot: Seat, rng: &mut ChaCha8Rng) -> u32 {
+    fn never_loses(pos: Board, bot: Side, rng: &mut ChaCha8Rng) -> u32 {
         if let Some(o) = pos.outcome() {
             assert!(
                 o.winner() != Some(bot.other()),
@@ -295,7 +295,7 @@ mod tests {
     fn full_depth_search_never_loses() {
         // One generator shared through the walk, so ties are broken differently across it.
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        for bot in Seat::BOTH {
+        for bot in Side::BOTH {
             assert!(never_loses(Board::default(), bot, &mut rng) > 0);
         }
     }

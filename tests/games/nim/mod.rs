@@ -14,6 +14,7 @@ use crate::games::{GameInfo, ParamKind, ParamSpec, line_protocol, position};
 
 pub static INFO: GameInfo = GameInfo {
     name: "nim",
+    players: 2..=2,
     summary: "Nim on heaps of stones (a game for arena's own tests), over the line protocol",
     description: include_str!("description.md"),
     params: &[

@@ -3,7 +3,7 @@
 //! the seat to move.
 
 use crate::games::position::{Position, Textual};
-use crate::games::{Outcome, Seat};
+use crate::games::{Outcome, Side};
 
 /// The most heaps, and stones in a heap, a position may have: enough for the tests, small
 /// enough that a heap is one digit or two.
@@ -13,10 +13,10 @@ pub const MAX_STONES: u8 = 20;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Heaps {
     heaps: Vec<u8>,
-    to_move: Seat,
+    to_move: Side,
     plies: u32,
     /// Who took the last stone, once there is none left.
-    winner: Option<Seat>,
+    winner: Option<Side>,
 }
 
 /// Take `count` stones from heap `heap` (0 is the first).
@@ -64,7 +64,7 @@ impl Heaps {
         }
         Ok(Heaps {
             heaps,
-            to_move: Seat::First,
+            to_move: Side::First,
             plies: 0,
             winner: None,
         })
@@ -103,7 +103,7 @@ impl Heaps {
 impl Position for Heaps {
     type Move = Take;
 
-    fn to_move(&self) -> Seat {
+    fn to_move(&self) -> Side {
         self.to_move
     }
 
@@ -145,7 +145,7 @@ impl Position for Heaps {
 
     /// A position whose heaps XOR to zero is lost for the side to move: the nim-sum says how
     /// far from it the mover is, enough for a shallow search to find the winning replies.
-    fn evaluate(&self, seat: Seat) -> i32 {
+    fn evaluate(&self, seat: Side) -> i32 {
         let sum = self.heaps.iter().fold(0, |x, &h| x ^ h);
         let good_for_mover = if sum == 0 { -1 } else { 1 };
         if seat == self.to_move {
@@ -168,8 +168,8 @@ impl Textual for Heaps {
             .ok_or("a position is HEAPS SEAT, such as '3,4,5 0'")?;
         let mut pos = Heaps::new(Heaps::parse_heaps(heaps)?)?;
         pos.to_move = match seat.trim() {
-            "0" => Seat::First,
-            "1" => Seat::Second,
+            "0" => Side::First,
+            "1" => Side::Second,
             other => return Err(format!("the seat to move is 0 or 1, not '{other}'")),
         };
         Ok(pos)
@@ -215,7 +215,7 @@ mod tests {
     fn whoever_takes_the_last_stone_wins() {
         let mut pos = Heaps::from_position("0,2 1").unwrap();
         pos.play(&parse_take("2-2").unwrap()).unwrap();
-        assert_eq!(pos.outcome(), Some(Outcome::Won(Seat::Second)));
+        assert_eq!(pos.outcome(), Some(Outcome::Won(Side::Second)));
         assert!(pos.legal_moves().is_empty());
     }
 
