@@ -33,6 +33,7 @@ pub mod program;
 pub mod roshambo;
 pub mod royalur;
 pub mod tictactoe;
+pub mod tron;
 
 pub use params::{ParamKind, ParamSpec, Params};
 
