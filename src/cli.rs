@@ -32,8 +32,10 @@ pub enum Command {
         /// The game to describe.
         game: Option<String>,
     },
-    /// Play a match between two bots.
+    /// Play a match between two bots, with the statistics of two (Elo, LOS, pairs, SPRT).
     Duel(DuelArgs),
+    /// Play a match between two or more bots (as many as the game takes), seats rotated.
+    Match(MatchCmdArgs),
     /// Try a bot against the game's built-in bots and explain what went wrong, before you submit.
     Check(CheckArgs),
     /// Run a tournament from a spec: round-robin, gauntlet or swiss, in parallel.
@@ -114,11 +116,33 @@ pub struct DuelArgs {
     /// is then the most that are played.
     #[arg(long, value_name = "TEST")]
     pub sprt: Option<String>,
-    /// Games played at once. Default: the number of cores divided by two (each game runs two
-    /// bots), at least 1; 1 with a person's seat (`-`) or `--spectate`.
+    #[command(flatten)]
+    pub series: SeriesArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct MatchCmdArgs {
+    /// The bots, in their seats of the first game (2 to 8, as many as the game takes); the seats
+    /// rotate after each game.
+    #[arg(required = true, num_args = 2.., value_name = "BOT")]
+    pub bots: Vec<String>,
+    #[command(flatten)]
+    pub matched: MatchArgs,
+    /// Number of games (default: one per bot, so that each bot sits in each seat once).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=arena::spec::bounds::MATCH_GAMES as i64))]
+    pub games: Option<u32>,
+    #[command(flatten)]
+    pub series: SeriesArgs,
+}
+
+/// What `duel` and `match` both take: how the games are played and recorded.
+#[derive(Debug, Args)]
+pub struct SeriesArgs {
+    /// Games played at once. Default: the number of cores divided by two, at least 1; 1 with a
+    /// person's seat (`-`) or `--spectate`.
     #[arg(long, short = 'j', value_parser = jobs)]
     pub jobs: Option<usize>,
-    /// How the bots talk to arena: one channel for both, or one per bot (`pipe,stdio`).
+    /// How the bots talk to arena: one channel for all, or one per bot (`pipe,stdio`).
     #[arg(
         long,
         short = 'c',
@@ -130,7 +154,8 @@ pub struct DuelArgs {
     /// Seed for the games' randomness and the built-in bots (default: random, printed).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Folder for the game logs and the bots' stderr (default: results/duel-<game>-<time>).
+    /// Folder for the game logs and the bots' stderr (default: results/duel-<game>-<time>, or
+    /// match-...).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Pipe the live spectator stream of each game into this program.
@@ -146,12 +171,13 @@ pub struct DuelArgs {
     /// Run as root, the user sandboxed bots run as (a name or a uid; never root).
     #[arg(long, value_name = "USER", default_value = arena::bot::Sandbox::DEFAULT_USER)]
     pub sandbox_user: String,
-    /// Let the bot that is not to move keep running (pondering). By default, in turn-based
-    /// games, its processes are stopped until it is sent its next input.
+    /// Let the bots that are not to move keep running (pondering). By default, in turn-based
+    /// games, their processes are stopped until they are sent their next input.
     #[arg(long)]
     pub ponder: bool,
-    /// The bots' names, as sent to them by the games that send names (default: from the commands).
-    #[arg(long, value_name = "NAME0,NAME1")]
+    /// The bots' names, as sent to them by the games that send names (default: from the
+    /// commands).
+    #[arg(long, value_name = "NAME0,NAME1,...")]
     pub names: Option<String>,
     /// Start the games from the positions in FILE, one per line in the format `arena perft
     /// --position` takes (`arena games GAME` says which); each is played twice, seats swapped.
@@ -190,9 +216,13 @@ pub struct CheckArgs {
     pub bot: String,
     #[command(flatten)]
     pub matched: MatchArgs,
-    /// Number of games; the bot meets each built-in bot in turn, playing first and second.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=arena::spec::bounds::MATCH_GAMES as i64))]
-    pub games: u32,
+    /// Number of games; the bot meets each built-in bot in turn, in every seat of every number
+    /// of players the game takes (default: those games once, at least 4).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=arena::spec::bounds::MATCH_GAMES as i64))]
+    pub games: Option<u32>,
+    /// Only games of this many players (for a game of 2 to 4 players, such as tron).
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
     /// How the bot talks to arena.
     #[arg(long, short = 'c', value_enum, default_value = "stdio")]
     pub channel: ChannelArg,
@@ -274,16 +304,7 @@ impl MatchArgs {
 }
 
 impl DuelArgs {
-    pub fn options(self) -> Result<commands::duel::Options> {
-        let channels = match self.channel[..] {
-            [both] => [both.into(); 2],
-            [a, b] => [a.into(), b.into()],
-            _ => {
-                return Err(Error::Usage(
-                    "--channel takes one channel, or two separated by a comma".into(),
-                ));
-            }
-        };
+    pub fn options(self) -> Result<commands::series::Options> {
         let sprt = match &self.sprt {
             Some(text) => Some(
                 text.parse::<Sprt>()
@@ -291,13 +312,58 @@ impl DuelArgs {
             ),
             None => None,
         };
-        Ok(commands::duel::Options {
-            matched: self.matched.resolve()?,
-            bots: [self.bot0, self.bot1],
-            games: self.games.unwrap_or(match sprt {
-                Some(_) => arena::spec::bounds::MATCH_GAMES,
-                None => 1,
-            }),
+        let games = self.games.unwrap_or(match sprt {
+            Some(_) => arena::spec::bounds::MATCH_GAMES,
+            None => 1,
+        });
+        let bots = vec![self.bot0, self.bot1];
+        self.series.options(
+            commands::series::Kind::Duel,
+            bots,
+            self.matched.resolve()?,
+            games,
+            sprt,
+        )
+    }
+}
+
+impl MatchCmdArgs {
+    pub fn options(self) -> Result<commands::series::Options> {
+        let games = self.games.unwrap_or(self.bots.len() as u32);
+        self.series.options(
+            commands::series::Kind::Match,
+            self.bots,
+            self.matched.resolve()?,
+            games,
+            None,
+        )
+    }
+}
+
+impl SeriesArgs {
+    fn options(
+        self,
+        kind: commands::series::Kind,
+        bots: Vec<String>,
+        matched: MatchOptions,
+        games: u32,
+        sprt: Option<Sprt>,
+    ) -> Result<commands::series::Options> {
+        let channels = match self.channel.len() {
+            1 => vec![self.channel[0].into(); bots.len()],
+            n if n == bots.len() => self.channel.iter().map(|&c| c.into()).collect(),
+            _ => {
+                return Err(Error::Usage(format!(
+                    "--channel takes one channel, or one per bot ({}) separated by commas",
+                    bots.len()
+                )));
+            }
+        };
+        Ok(commands::series::Options {
+            kind,
+            matched,
+            bots,
+            games,
             sprt,
             jobs: self.jobs,
             channels,
@@ -321,6 +387,7 @@ impl CheckArgs {
             matched: self.matched.resolve()?,
             bot: self.bot,
             games: self.games,
+            players: self.players,
             channel: self.channel.into(),
             seed: self.seed,
             out: self.out,

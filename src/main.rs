@@ -16,7 +16,10 @@ fn main() {
         Command::Games { game } => commands::games::run(game.as_deref()),
         Command::Duel(args) => args
             .options()
-            .and_then(|opts| block_on_own_signals(commands::duel::run(opts))),
+            .and_then(|opts| block_on_own_signals(commands::series::run(opts))),
+        Command::Match(args) => args
+            .options()
+            .and_then(|opts| block_on_own_signals(commands::series::run(opts))),
         Command::Check(args) => args
             .options()
             .and_then(|opts| block_on(commands::check::run(opts))),

@@ -282,7 +282,7 @@ fn a_duel_with_out_writes_the_report_and_every_game_is_drawn() {
         assert_eq!(data["games"].as_array().unwrap().len(), 1);
         let view = unpack(&packed[0]);
         let frames = view["frames"].as_array().unwrap();
-        let plies = data["games"][0][7].as_u64().unwrap() as usize;
+        let plies = data["games"][0][5].as_u64().unwrap() as usize;
         assert!(
             frames.len() > plies.min(1),
             "{info}: {} frames for {plies} plies",
@@ -429,7 +429,7 @@ fn arena_report_writes_the_page_again_and_names_a_log_that_is_not_one() {
     for (line, game) in packed.iter().zip(data["games"].as_array().unwrap()) {
         let view = unpack(line);
         assert_eq!(view["frames"].as_array().unwrap().len(), 3001);
-        let talker = if game[2] == t { 0 } else { 1 };
+        let talker = if game[2][0] == t { 0 } else { 1 };
         assert!(
             view["stderr"][talker]
                 .as_str()

@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel};
 use crate::error::{Error, Result};
-use crate::games::{Cause, Exit, GameInfo, Reason, Seat, Side, derive_seed};
+use crate::games::{Cause, Exit, GameInfo, Reason, Seat, derive_seed};
 use crate::out::plural;
+use crate::referee::judge::SeatFault;
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying, stderr_path};
 
 /// What `arena check` was asked for.
@@ -18,7 +19,10 @@ pub struct Options {
     /// The BOT argument, as given.
     pub bot: String,
     pub matched: MatchOptions,
-    pub games: u32,
+    /// Default: every seat of every number of players the game takes, at least 4 games.
+    pub games: Option<u32>,
+    /// Only games of this many players (of those the game takes).
+    pub players: Option<usize>,
     pub channel: Channel,
     pub seed: Option<u64>,
     pub out: Option<PathBuf>,
@@ -79,14 +83,16 @@ pub async fn run(args: Options) -> Result<()> {
     };
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
+    let line_up = line_up(game, args.players)?;
+    let games = args.games.unwrap_or((line_up.len() as u32).max(4)) as usize;
     // A game with no built-in bots (a referee program's) is played against the bot itself.
     let against = match game.builtins {
         [] => "itself",
         _ => "the built-in bots",
     };
     eprintln!(
-        "arena: checking {} at {}: {} game(s) against {against}, seed {seed}",
-        args.bot, game.name, args.games
+        "arena: checking {} at {}: {games} game(s) against {against}, seed {seed}",
+        args.bot, game.name
     );
 
     let limits = IoLimits {
@@ -97,36 +103,38 @@ pub async fn run(args: Options) -> Result<()> {
     let mut unplayed = 0;
     // Games a referee program failed: decided by no one, like the games not set up.
     let mut referee_failed = 0;
-    for i in 0..args.games as usize {
-        // Each built-in in turn, met twice in a row: the bot plays first, then second.
-        let seat = Side::BOTH[i % 2];
-        let (opponent, builtin) = match game.builtins {
-            [] => (bot.clone(), None),
-            builtins => {
-                let name = builtins[(i / 2) % builtins.len()].0;
-                let spec =
-                    BotSpec::parse(&format!("builtin:{name}"), Path::new("."), Channel::Stdio)
-                        .expect("a built-in parses");
-                (spec, Some(name))
+    for i in 0..games {
+        // Every seat of every number of players in turn, then again with the next built-in: a
+        // two-player game meets each built-in twice in a row, the bot first, then second.
+        let (n, seat) = line_up[i % line_up.len()];
+        let builtin = (!game.builtins.is_empty())
+            .then(|| game.builtins[(i / line_up.len()) % game.builtins.len()].0);
+        let opponent = match builtin {
+            None => bot.clone(),
+            Some(name) => {
+                BotSpec::parse(&format!("builtin:{name}"), Path::new("."), Channel::Stdio)
+                    .expect("a built-in parses")
             }
         };
         let opponent_name = builtin.map_or("itself".to_string(), |b| format!("builtin:{b}"));
-        let names = names(&bot, builtin.unwrap_or(&bot.command.default_name()));
+        let names = names(
+            &bot,
+            builtin.unwrap_or(&bot.command.default_name()),
+            n,
+            seat,
+        );
         let players = || {
-            let mut players = vec![
-                Player {
-                    name: names[0].clone(),
-                    bot: bot.clone(),
-                },
-                Player {
-                    name: names[1].clone(),
-                    bot: opponent.clone(),
-                },
-            ];
-            if seat == Side::Second {
-                players.swap(0, 1);
-            }
-            players
+            Seat::all(n)
+                .zip(&names)
+                .map(|(s, name)| Player {
+                    name: name.clone(),
+                    bot: if s == seat {
+                        bot.clone()
+                    } else {
+                        opponent.clone()
+                    },
+                })
+                .collect::<Vec<_>>()
         };
         let log_path = logs.join(format!("game-{:04}.jsonl", i + 1));
         let result = play_retrying(|| MatchSetup {
@@ -179,7 +187,7 @@ pub async fn run(args: Options) -> Result<()> {
         // Against itself, whichever seat failed was the bot.
         let seat = match (builtin, record.verdict.faulted) {
             (None, Some(failed)) => failed,
-            _ => seat.into(),
+            _ => seat,
         };
         let p = examine(
             i + 1,
@@ -218,14 +226,14 @@ pub async fn run(args: Options) -> Result<()> {
         });
     }
     crate::out::line("");
-    let n = played.len();
-    let games = plural(n as u64, "game", "games");
+    let asked = games;
+    let games = plural(played.len() as u64, "game", "games");
     let undecided = undecided(unplayed, referee_failed);
     if failed.is_empty() && !undecided.is_empty() {
         crate::out::line(&format!(
             "NOT CHECKED: {undecided} of {} (not your bot's doing); your bot played {games} \
              without a failure. Run the check again.",
-            plural(args.games.into(), "game", "games"),
+            plural(asked as u64, "game", "games"),
         ));
         return Err(Error::Unplayed(format!(
             "{} could not be played",
@@ -271,14 +279,44 @@ fn undecided(unplayed: usize, referee_failed: usize) -> String {
     parts.join(" and ")
 }
 
-/// The players' names: the bot's own, the built-in's, made distinct as duel makes them.
-fn names(bot: &BotSpec, builtin: &str) -> [String; 2] {
-    let a = bot.command.default_name();
-    if a == builtin {
-        [format!("{a}-1"), format!("{builtin}-2")]
-    } else {
-        [a, builtin.to_string()]
-    }
+/// The games of a check before the built-ins change: for every number of players the game
+/// takes (or the one asked for), the bot in every seat.
+fn line_up(game: &GameInfo, players: Option<usize>) -> Result<Vec<(usize, Seat)>> {
+    let counts = match players {
+        Some(n) if game.players.contains(&n) => n..=n,
+        Some(n) => {
+            return Err(Error::Usage(format!(
+                "--players {n}: {} is played by {}",
+                game.name,
+                game.players_text()
+            )));
+        }
+        None => game.players.clone(),
+    };
+    Ok(counts
+        .flat_map(|n| Seat::all(n).map(move |s| (n, s)))
+        .collect())
+}
+
+/// The players' names in seat order, the bot in `seat` and the built-in elsewhere, made
+/// distinct as a duel makes them (`random-1`, `random-2` when names meet).
+fn names(bot: &BotSpec, builtin: &str, players: usize, seat: Seat) -> Vec<String> {
+    let plain: Vec<String> = Seat::all(players)
+        .map(|s| match s == seat {
+            true => bot.command.default_name(),
+            false => builtin.to_string(),
+        })
+        .collect();
+    plain
+        .iter()
+        .enumerate()
+        .map(
+            |(i, name)| match plain.iter().filter(|&m| m == name).count() {
+                1 => name.clone(),
+                _ => format!("{name}-{}", i + 1),
+            },
+        )
+        .collect()
 }
 
 /// "timed out in 2, crashed in 1", in the order first seen.
@@ -321,23 +359,26 @@ fn examine(
         1 => "second".to_string(),
         i => format!("in seat {i}"),
     };
-    let outcome = match record.verdict.winner {
+    let v = &record.verdict;
+    let players = record.players.len();
+    let outcome = match v.winner {
         Some(w) if w == seat => "won",
         Some(_) => "lost",
-        None if record.verdict.faulted == Some(seat) => "lost",
+        None if v.fault_of(seat).is_some() => "lost",
+        None if players > 2 && v.places.of(seat) > 1 => "lost",
         None => "drawn",
     };
     let mut line = format!("game {id} vs {opponent} (you played {order}): {outcome}");
-    let failure = match (record.verdict.faulted, &record.verdict.detail) {
-        (Some(s), Some(detail)) if s == seat => {
-            line.push_str(&format!(": {detail}"));
-            Some(Failure {
-                reason: record.verdict.reason,
-                text: explain(detail, record, seat, log_path, game, channel),
-            })
+    if players > 2 {
+        line.push_str(&format!(", placed {} of {players}", v.places.of(seat)));
+    }
+    let failure = v.fault_of(seat).map(|f| {
+        line.push_str(&format!(": {}", f.detail));
+        Failure {
+            reason: f.reason,
+            text: explain(&f, seat, log_path, game, channel),
         }
-        _ => None,
-    };
+    });
     Played {
         line,
         outcome,
@@ -347,17 +388,16 @@ fn examine(
 
 /// The failure's detail, the last lines exchanged, the bot's last stderr lines and a hint.
 fn explain(
-    detail: &str,
-    record: &GameRecord,
+    fault: &SeatFault,
     seat: Seat,
     log_path: &Path,
     game: &GameInfo,
     channel: Channel,
 ) -> String {
-    let mut text = format!("  your bot {detail}\n");
+    let mut text = format!("  your bot {}\n", fault.detail);
     // A bot that never started (it did not open its pipes, or could not be run) was sent
     // nothing, whatever the log says the game wrote for it.
-    let cause = record.verdict.cause.unwrap_or_default();
+    let cause = fault.cause;
     let started = !matches!(cause, Cause::PipesNotOpened | Cause::NotStarted);
     let exchanged = last_lines(log_path, seat);
     if started {
@@ -400,9 +440,9 @@ fn explain(
         text.push_str(&format!("  it wrote nothing on its {what}\n"));
     }
     let failed = Failed {
-        reason: record.verdict.reason,
+        reason: fault.reason,
         cause,
-        at_move: record.verdict.at_move,
+        at_move: fault.at_move,
     };
     let hint = hint(&failed, game, channel, wrote_stderr);
     text.push_str(&wrap(&format!("  hint: {hint}"), "        "));

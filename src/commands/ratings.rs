@@ -13,10 +13,10 @@ use crate::report::{
 pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
     let mut rows = Vec::new();
     // Shards and ladders merge; the same file given twice would count its games twice.
-    let mut seen: BTreeMap<(u64, u64, String, String), &Path> = BTreeMap::new();
+    let mut seen: BTreeMap<(u64, u64, Vec<String>), &Path> = BTreeMap::new();
     for f in files {
         for row in read_games(f)? {
-            let key = (row.id, row.seed, row.seat0.clone(), row.seat1.clone());
+            let key = (row.id, row.seed, row.seats.clone());
             if let Some(first) = seen.insert(key, f.as_path()) {
                 return Err(Error::Usage(format!(
                     "{}: game {} is also in {}: the same game would count twice",

@@ -239,18 +239,30 @@ pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> 
             path.display()
         )));
     };
+    // Two-player logs record no places: their scores say it all.
+    let same_places = names.len() == 2 || logged["places"] == serde_json::json!(v.places);
     let same = logged["scores"] == serde_json::json!(v.scores)
+        && same_places
         && logged["reason"] == serde_json::json!(v.reason)
         && logged["plies"] == serde_json::json!(v.plies);
-    let summary = format!(
-        "{} {}-{} {} ({}, {} plies)",
-        names[0],
-        format_score(v.scores[0]),
-        format_score(v.scores[1]),
-        names[1],
-        v.reason.as_str(),
-        v.plies
-    );
+    let summary = match names.len() {
+        2 => format!(
+            "{} {}-{} {} ({}, {} plies)",
+            names[0],
+            format_score(v.scores[0]),
+            format_score(v.scores[1]),
+            names[1],
+            v.reason.as_str(),
+            v.plies
+        ),
+        _ => format!(
+            "{}: places {} ({}, {} plies)",
+            names.join(", "),
+            v.places,
+            v.reason.as_str(),
+            v.plies
+        ),
+    };
     // A referee told no seed draws its game anew: its stream differing says nothing of arena.
     let unseeded = header.referee.is_some()
         && header

@@ -34,6 +34,7 @@ pub mod roshambo;
 pub mod royalur;
 pub mod seat;
 pub mod tictactoe;
+pub mod tron;
 pub mod two_player;
 
 pub use params::{ParamKind, ParamSpec, Params};
@@ -574,6 +575,7 @@ pub static ALL: &[&GameInfo] = &[
     &batalo::INFO,
     &krom::INFO,
     &connect4::INFO,
+    &tron::INFO,
     #[cfg(feature = "test-game")]
     &nim::INFO,
 ];

@@ -275,6 +275,21 @@ impl Judge {
 }
 
 impl Verdict {
+    /// How `seat` failed, if it did: the failure that ended the game, or one the game went on
+    /// after.
+    pub fn fault_of(&self, seat: Seat) -> Option<SeatFault> {
+        if self.faulted == Some(seat) {
+            return Some(SeatFault {
+                seat,
+                reason: self.reason,
+                detail: self.detail.clone().unwrap_or_default(),
+                cause: self.cause.unwrap_or_default(),
+                at_move: self.at_move,
+            });
+        }
+        self.out.iter().find(|o| o.seat == seat).cloned()
+    }
+
     fn plain(places: Places, scores: Vec<f64>, reason: Reason, plies: u32) -> Verdict {
         Verdict {
             winner: places.winner(),

@@ -651,7 +651,9 @@ impl<'a> Recorded<'a> {
         let mut lines = text.lines().enumerate();
         let header = parse_header(path, lines.next().map(|(_, l)| l))?;
         let entries = lines
-            .map(|(n, line)| parse_entry(path, n + 1, line).map(|e| (n + 1, e)))
+            .map(|(n, line)| {
+                parse_entry(path, n + 1, line, header.players.len()).map(|e| (n + 1, e))
+            })
             .collect::<Result<Vec<_>>>()?;
         let Started { names, judge, out } = Started::new(path, &header)?;
         Ok(Recorded {
@@ -664,11 +666,12 @@ impl<'a> Recorded<'a> {
     }
 }
 
-/// One line after the header, numbered `n` in the file at `path`; errors name both.
-pub fn parse_entry<'a>(path: &Path, n: usize, line: &'a str) -> Result<Entry<'a>> {
+/// One line after the header of a game of `players`, numbered `n` in the file at `path`; errors
+/// name both.
+pub fn parse_entry<'a>(path: &Path, n: usize, line: &'a str, players: usize) -> Result<Entry<'a>> {
     let bad = |what: &str| Error::Corrupt(format!("{}:{n}: {what}", path.display()));
     let e: Entry = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
-    // A seat beyond the game's two was never written by arena: an edited log.
+    // A seat beyond the game's was never written by arena: an edited log.
     let seat = match &e {
         Entry::Sent { to: s, .. }
         | Entry::Received { from: s, .. }
@@ -676,9 +679,10 @@ pub fn parse_entry<'a>(path: &Path, n: usize, line: &'a str) -> Result<Entry<'a>
         | Entry::Exit { exit: s, .. } => Some(*s),
         _ => None,
     };
-    match seat.filter(|&s| s >= 2) {
+    match seat.filter(|&s| s >= players) {
         Some(s) => Err(bad(&format!(
-            "seat {s} does not exist: the game has seats 0 and 1"
+            "seat {s} does not exist: the game has seats 0 to {}",
+            players.saturating_sub(1)
         ))),
         None => Ok(e),
     }

@@ -113,6 +113,11 @@ impl FrameMaker {
         })
     }
 
+    /// How many play.
+    pub fn players(&self) -> usize {
+        self.names.len()
+    }
+
     /// The last frame made: the start, until a move changes the board.
     pub fn last(&self) -> &Frame {
         &self.last

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::games::GameInfo;
+use crate::games::{GameInfo, Reason};
 use crate::ratings;
 
 use super::pack::{Packer, unshowable};
@@ -54,7 +54,20 @@ struct Progress {
 /// One game in the list: id, round, seat 0 and seat 1 (indices into `bots`), their scores,
 /// reason, plies, duration in ms, and the log's path relative to the report.
 #[derive(Serialize)]
-struct GameEntry<'a>(u64, u32, usize, usize, f64, f64, &'a str, u32, u64, String);
+/// `[id, round, [bot per seat], [points per seat], reason, plies, ms, log, [failed per seat],
+/// [place per seat]]`, as the page reads it.
+struct GameEntry<'a>(
+    u64,
+    u32,
+    Vec<usize>,
+    Vec<f64>,
+    &'a str,
+    u32,
+    u64,
+    String,
+    Vec<bool>,
+    &'a [u8],
+);
 
 #[derive(Serialize)]
 struct PageData<'a> {
@@ -105,17 +118,15 @@ fn failures(names: &[String], rows: &[GameRow]) -> Vec<[u32; 4]> {
     let index = name_index(names);
     let mut counts = vec![[0u32; 4]; names.len()];
     for row in rows {
-        let kind = match row.reason.as_str() {
-            "timeout" => 0,
-            "crash" | "memory" => 1,
-            "illegal" => 2,
-            "protocol" => 3,
-            _ => continue,
-        };
-        for (name, failed) in row.names().into_iter().zip(row.failed()) {
-            if failed {
-                counts[index[name]][kind] += 1;
-            }
+        for (name, fault) in row.seats.iter().zip(&row.faults) {
+            let kind = match fault {
+                Some(Reason::Timeout) => 0,
+                Some(Reason::Crash | Reason::Memory) => 1,
+                Some(Reason::Illegal) => 2,
+                Some(_) => 3,
+                None => continue,
+            };
+            counts[index[name.as_str()]][kind] += 1;
         }
     }
     counts
@@ -221,14 +232,14 @@ pub fn render(dir: &Path, input: &ReportInput, ready: &mut Ready) -> String {
             GameEntry(
                 r.id,
                 r.round,
-                index[r.seat0.as_str()],
-                index[r.seat1.as_str()],
-                r.score0,
-                r.score1,
+                r.seats.iter().map(|n| index[n.as_str()]).collect(),
+                r.scores(),
                 r.reason.as_str(),
                 r.plies,
                 r.duration_ms,
                 log.display().to_string(),
+                r.failed(),
+                r.places.as_slice(),
             )
         })
         .collect();
@@ -322,14 +333,17 @@ mod tests {
     use super::*;
 
     fn row(id: u64, round: u32, a: &str, b: &str, s0: f64) -> GameRow {
+        let places = match s0 {
+            1.0 => vec![1, 2],
+            0.0 => vec![2, 1],
+            _ => vec![1, 1],
+        };
         GameRow {
             id,
             round,
-            seat0: a.into(),
-            seat1: b.into(),
-            score0: s0,
-            score1: 1.0 - s0,
-            winner: String::new(),
+            seats: vec![a.into(), b.into()],
+            places: crate::games::Places::try_from(places).unwrap(),
+            faults: vec![None, None],
             reason: crate::games::Reason::Normal,
             plies: 3,
             duration_ms: 1,
@@ -407,10 +421,11 @@ mod tests {
     fn failures_count_only_the_seat_that_failed() {
         let names = ["a".to_string(), "b".to_string()];
         let mut r = row(1, 1, "a", "b", 1.0);
-        r.reason = crate::games::Reason::Timeout;
-        let mut both = row(2, 1, "a", "b", 0.0);
-        both.score1 = 0.0;
-        both.reason = crate::games::Reason::Crash;
+        r.reason = Reason::Timeout;
+        r.faults[1] = Some(Reason::Timeout);
+        let mut both = row(2, 1, "a", "b", 0.5);
+        both.reason = Reason::Crash;
+        both.faults = vec![Some(Reason::Crash); 2];
         assert_eq!(failures(&names, &[r, both]), [[0, 1, 0, 0], [1, 1, 0, 0]]);
     }
 }

@@ -6,224 +6,20 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::games::{Reason, Side};
+use crate::games::{Reason, Seat};
 use crate::ratings::{self, GameScore};
-use crate::referee::{GameRecord, stderr_path};
+use crate::referee::stderr_path;
+
+pub use games::{GameRow, csv_line, games_csv, is_whole_row, read_folder_games, read_games};
 
 pub mod frames;
+pub mod games;
 pub mod html;
 pub mod live;
 pub mod pack;
-
-/// One finished game: a row of `games.csv`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GameRow {
-    pub id: u64,
-    pub round: u32,
-    pub seat0: String,
-    pub seat1: String,
-    pub score0: f64,
-    pub score1: f64,
-    /// The winning bot's name; empty for a draw (or when both failed).
-    pub winner: String,
-    pub reason: Reason,
-    pub plies: u32,
-    pub duration_ms: u64,
-    pub seed: u64,
-    pub log: String,
-}
-
-impl GameRow {
-    pub fn new(id: u64, round: u32, r: &GameRecord) -> GameRow {
-        GameRow {
-            id,
-            round,
-            seat0: r.players[0].clone(),
-            seat1: r.players[1].clone(),
-            score0: r.verdict.scores[0],
-            score1: r.verdict.scores[1],
-            winner: r
-                .verdict
-                .winner
-                .map(|w| r.players[w].clone())
-                .unwrap_or_default(),
-            reason: r.verdict.reason,
-            plies: r.verdict.plies,
-            duration_ms: r.duration_ms,
-            seed: r.seed,
-            log: r.log.clone(),
-        }
-    }
-
-    pub fn names(&self) -> [&str; 2] {
-        [&self.seat0, &self.seat1]
-    }
-
-    /// Whether the game counts for its players: not when its referee program failed.
-    pub fn counts(&self) -> bool {
-        self.reason != Reason::Referee
-    }
-
-    /// The seats whose failure decided the game (a failed seat scores 0 against a 1, or both 0).
-    pub fn failed(&self) -> [bool; 2] {
-        if !self.reason.is_fault() {
-            return [false; 2];
-        }
-        [self.score0 == 0.0, self.score1 == 0.0]
-    }
-}
-
-pub const GAMES_HEADER: &str =
-    "id,round,seat0,seat1,score0,score1,winner,reason,plies,duration_ms,seed,log\n";
-
-/// Read a `games.csv` the user names (`arena ratings FILE...`). A row that cannot be read, or
-/// that no game could have written (a score such as 0.25, a game recorded twice, a log outside
-/// the folder's `logs`), is an error naming the file and line: the tables and ratings built on
-/// it would be wrong, or would not be built at all.
-pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
-    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
-    games_from(path, bytes)
-}
-
-/// Read a results folder's `games.csv`, as `read_games`, never through a link: a forged folder's
-/// `games.csv -> /elsewhere/games.csv` would put another folder's games in its report.
-pub fn read_folder_games(dir: &Path) -> Result<Vec<GameRow>> {
-    let path = dir.join("games.csv");
-    let bytes = crate::files::read_folder_file(&path)
-        .map_err(Error::io(format!("reading {}", path.display())))?;
-    games_from(&path, bytes)
-}
-
-fn games_from(path: &Path, bytes: Vec<u8>) -> Result<Vec<GameRow>> {
-    let at = |line: u64, what: &dyn std::fmt::Display| {
-        Error::Corrupt(format!("{}:{line}: {what}", path.display()))
-    };
-    let whole = |e: csv::Error| match e.position() {
-        Some(p) => at(p.line(), &e),
-        None => Error::Corrupt(format!("{}: {e}", path.display())),
-    };
-    // A row cut short by a run killed as it wrote it never counted: the run plays it again.
-    let keep = match bytes.iter().rposition(|&b| b == b'\n') {
-        Some(end) if end + 1 < bytes.len() => {
-            let header = bytes.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
-            if is_whole_row(&bytes[..header], &bytes[end + 1..]) {
-                bytes.len()
-            } else {
-                eprintln!(
-                    "arena: {}: the last line is cut short (a run was killed while writing it); \
-                     it is left out",
-                    path.display()
-                );
-                end + 1
-            }
-        }
-        _ => bytes.len(),
-    };
-    let mut reader = csv::Reader::from_reader(&bytes[..keep]);
-    let headers = reader.headers().map_err(whole)?.clone();
-    let mut rows = Vec::new();
-    // Each id's line, to name the first when it comes again.
-    let mut seen: BTreeMap<u64, u64> = BTreeMap::new();
-    for record in reader.records() {
-        let record = record.map_err(whole)?;
-        let line = record.position().map_or(0, |p| p.line());
-        let row: GameRow = record
-            .deserialize(Some(&headers))
-            .map_err(|e| at(line, &e))?;
-        check_row(&row).map_err(|e| at(line, &e))?;
-        if let Some(first) = seen.insert(row.id, line) {
-            return Err(at(
-                line,
-                &format!(
-                    "game {} is already on line {first}: a game is recorded once",
-                    row.id
-                ),
-            ));
-        }
-        rows.push(row);
-    }
-    Ok(rows)
-}
-
-/// Whether `log` is where arena wrote game `id`'s log: `logs/game-NNNNN.jsonl` (`NNNN` in a
-/// duel) in a results folder, wherever that folder was. Only the name is used (the report reads
-/// `DIR/logs/NAME`, `html::log_file`): a row naming any other file (`/etc/shadow`, `../../x`)
-/// was not written by arena, and the report must not read it.
-fn is_log_of(id: u64, log: &Path) -> bool {
-    let number = log
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_prefix("game-")?.strip_suffix(".jsonl"))
-        .filter(|digits| digits.bytes().all(|b| b.is_ascii_digit()));
-    number.and_then(|digits| digits.parse::<u64>().ok()) == Some(id)
-        && log.parent().and_then(Path::file_name) == Some("logs".as_ref())
-}
-
-/// What a game can score: one won, a draw, or both lost (failures on both sides).
-const SCORES: [[f64; 2]; 4] = [[1.0, 0.0], [0.5, 0.5], [0.0, 1.0], [0.0, 0.0]];
-
-/// Whether arena could have written this row; if not, what is wrong with it.
-fn check_row(row: &GameRow) -> std::result::Result<(), String> {
-    if row.seat0.is_empty() || row.seat1.is_empty() {
-        return Err("a seat has no bot's name".into());
-    }
-    if row.seat0 == row.seat1 {
-        return Err(format!("{} plays itself", row.seat0));
-    }
-    if !is_log_of(row.id, Path::new(&row.log)) {
-        return Err(format!(
-            "the log of game {} is \"{}\", not logs/game-{:05}.jsonl: arena reads a game's log \
-             only from the results folder's logs",
-            row.id, row.log, row.id
-        ));
-    }
-    if SCORES.contains(&[row.score0, row.score1]) {
-        return Ok(());
-    }
-    let odd = [("score0", row.score0), ("score1", row.score1)]
-        .into_iter()
-        .find(|(_, s)| ![0.0, 0.5, 1.0].contains(s));
-    let what = match odd {
-        Some((key, s)) => format!("{key} is {s}"),
-        None => format!("the scores are {}-{}", row.score0, row.score1),
-    };
-    Err(format!(
-        "{what}; a game scores 1-0, 0.5-0.5 or 0-1 (0-0 when both players lost)"
-    ))
-}
-
-/// Whether `line`, the end of a `games.csv` after its last newline, is a whole row that only
-/// lacks its newline (a hand edit) rather than a row cut short by a run that was killed. A cut
-/// row can look whole up to its last field, the log's path: that one must end as arena ends it.
-pub fn is_whole_row(headers: &[u8], line: &[u8]) -> bool {
-    let mut text = headers.to_vec();
-    text.extend_from_slice(line);
-    text.push(b'\n');
-    let mut reader = csv::Reader::from_reader(text.as_slice());
-    let Some(Ok(row)) = reader.deserialize::<GameRow>().next() else {
-        return false;
-    };
-    check_row(&row).is_ok() && row.log.ends_with(".jsonl")
-}
-
-/// A whole `games.csv`: its header and the rows.
-pub fn games_csv(rows: &[GameRow]) -> Vec<u8> {
-    let mut bytes = GAMES_HEADER.as_bytes().to_vec();
-    bytes.extend(rows.iter().flat_map(csv_line));
-    bytes
-}
-
-/// One CSV line for a row (with its newline), to append to `games.csv`.
-pub fn csv_line(row: &GameRow) -> Vec<u8> {
-    let mut w = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(Vec::new());
-    w.serialize(row).expect("a row serialises");
-    w.into_inner().expect("a Vec takes all")
-}
 
 /// Replace a file at once: write a temporary file beside it, sync, rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -287,18 +83,25 @@ pub fn name_index(names: &[String]) -> BTreeMap<&str, usize> {
         .collect()
 }
 
-/// The games that count for the ratings, between indices of `index`.
+/// The games that count for the ratings, between indices of `index`: a two-player game as
+/// itself; a game of more, as a game between every pair of its seats (who finished ahead).
 pub fn game_scores(index: &BTreeMap<&str, usize>, rows: &[GameRow]) -> Vec<GameScore> {
-    rows.iter()
-        // A game both players lost tells nothing about who is stronger.
-        .filter(|row| row.score0 + row.score1 == 1.0 && row.counts())
-        .map(|row| GameScore {
-            a: index[row.seat0.as_str()],
-            b: index[row.seat1.as_str()],
-            score_a: row.score0,
-            round: row.round,
-        })
-        .collect()
+    let mut scores = Vec::new();
+    for row in rows.iter().filter(|r| r.counts()) {
+        for (a, b) in row.pairs().filter(|(a, b)| a < b) {
+            // A pair both of which failed tells nothing about who is stronger.
+            if row.faults[a].is_some() && row.faults[b].is_some() {
+                continue;
+            }
+            scores.push(GameScore {
+                a: index[row.seats[a].as_str()],
+                b: index[row.seats[b].as_str()],
+                score_a: row.against(a, b),
+                round: row.round,
+            });
+        }
+    }
+    scores
 }
 
 /// Standings over all rows: ranked by Elo, then score.
@@ -325,25 +128,24 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
         })
         .collect();
     for row in rows.iter().filter(|r| r.counts()) {
-        let seats = [index[row.seat0.as_str()], index[row.seat1.as_str()]];
-        let points = [row.score0, row.score1];
-        let failed = row.failed();
-        for s in Side::BOTH {
-            let t = &mut table[seats[s]];
+        let points = row.scores();
+        let winner = row.winner();
+        for (s, name) in Seat::all(row.players()).zip(&row.seats) {
+            let t = &mut table[index[name.as_str()]];
             t.games += 1;
             t.score += points[s];
-            match points[s].partial_cmp(&points[s.other()]) {
-                Some(std::cmp::Ordering::Greater) => t.wins += 1,
-                Some(std::cmp::Ordering::Equal) if points[s] > 0.0 => t.draws += 1,
+            // Won: first alone; drawn: first, shared, with points (not when all lost).
+            match (winner, row.places.of(s)) {
+                (Some(w), _) if w == name => t.wins += 1,
+                (None, 1) if points[s] > 0.0 => t.draws += 1,
                 _ => t.losses += 1,
             }
-            if failed[s] {
-                match row.reason {
-                    Reason::Timeout => t.timeouts += 1,
-                    // The bot died either way; games.csv's reason tells the two apart.
-                    Reason::Crash | Reason::Memory => t.crashes += 1,
-                    _ => t.illegal += 1,
-                }
+            match row.faults[s] {
+                Some(Reason::Timeout) => t.timeouts += 1,
+                // The bot died either way; games.csv's reason tells the two apart.
+                Some(Reason::Crash | Reason::Memory) => t.crashes += 1,
+                Some(_) => t.illegal += 1,
+                None => {}
             }
         }
     }
@@ -428,10 +230,13 @@ pub fn crosstable(names: &[String], rows: &[GameRow]) -> Crosstable {
     let index = name_index(names);
     let mut cells = vec![vec![None; names.len()]; names.len()];
     for row in rows.iter().filter(|r| r.counts()) {
-        let (a, b) = (index[row.seat0.as_str()], index[row.seat1.as_str()]);
-        for (me, them, pts) in [(a, b, row.score0), (b, a, row.score1)] {
-            let c: &mut (f64, u32) = cells[me][them].get_or_insert_default();
-            c.0 += pts;
+        for (me, them) in row.pairs() {
+            let (i, j) = (
+                index[row.seats[me].as_str()],
+                index[row.seats[them].as_str()],
+            );
+            let c: &mut (f64, u32) = cells[i][j].get_or_insert_default();
+            c.0 += row.against(me, them);
             c.1 += 1;
         }
     }
@@ -481,24 +286,21 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
         let mut against = vec![(0.0f64, 0u32); references.len()];
         let (mut total, mut games) = (0.0, 0);
         let mut failures: BTreeMap<Reason, u32> = BTreeMap::new();
-        let mut first: Option<(&GameRow, Side)> = None;
+        let mut first: Option<(&GameRow, Seat)> = None;
         for row in &ordered {
-            let Some(seat) = Side::BOTH
-                .into_iter()
-                .find(|&s| row.names()[s] == student.as_str())
-            else {
+            let Some(seat) = row.seat_of(student) else {
                 continue;
             };
-            let other = row.names()[seat.other()];
-            let pts = [row.score0, row.score1][seat];
-            if let Some(r) = references.iter().position(|r| r == other) {
-                against[r].0 += pts;
-                against[r].1 += 1;
+            for (_, them) in row.pairs().filter(|&(me, _)| me == seat) {
+                if let Some(r) = references.iter().position(|r| *r == row.seats[them]) {
+                    against[r].0 += row.against(seat, them);
+                    against[r].1 += 1;
+                }
             }
-            total += pts;
+            total += row.scores()[seat];
             games += 1;
-            if row.failed()[seat] {
-                *failures.entry(row.reason).or_default() += 1;
+            if let Some(reason) = row.faults[seat] {
+                *failures.entry(reason).or_default() += 1;
                 first.get_or_insert((row, seat));
             }
         }
@@ -530,80 +332,4 @@ pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) 
         w.write_record(&line).expect("in memory");
     }
     w.into_inner().expect("a Vec takes all")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const ROW1: &str = "1,1,a,b,1,0,a,normal,3,1,7,out/logs/game-00001.jsonl\n";
-    const ROW2: &str = "2,1,b,a,0.5,0.5,,draw,3,1,8,out/logs/game-00002.jsonl\n";
-
-    /// `games.csv` made of the header and `rows`, read back.
-    fn read(rows: &str) -> std::result::Result<Vec<GameRow>, String> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("games.csv");
-        std::fs::write(&path, format!("{GAMES_HEADER}{rows}")).unwrap();
-        read_games(&path).map_err(|e| {
-            let e = e.to_string();
-            e.strip_prefix(&path.display().to_string())
-                .unwrap_or(&e)
-                .to_string()
-        })
-    }
-
-    #[test]
-    fn scores_no_game_gives_are_refused_with_their_line() {
-        let cases = [
-            (
-                "0.25,0.75",
-                ":3: score0 is 0.25; a game scores 1-0, 0.5-0.5 or 0-1",
-            ),
-            ("2,-1", ":3: score0 is 2; a game scores"),
-            ("1,-1", ":3: score1 is -1; a game scores"),
-            ("NaN,1", ":3: score0 is NaN; a game scores"),
-            ("inf,0", ":3: score0 is inf; a game scores"),
-            ("1,1", ":3: the scores are 1-1; a game scores"),
-            ("0.5,0", ":3: the scores are 0.5-0; a game scores"),
-        ];
-        for (scores, expected) in cases {
-            let row = ROW2.replace("0.5,0.5", scores);
-            let e = read(&format!("{ROW1}{row}")).unwrap_err();
-            assert!(e.starts_with(expected), "{scores}: {e}");
-        }
-        // Both players lost: a game arena records.
-        let both_lost = ROW2.replace("0.5,0.5", "0,0");
-        assert_eq!(read(&format!("{ROW1}{both_lost}")).unwrap().len(), 2);
-    }
-
-    #[test]
-    fn a_game_recorded_twice_is_refused_and_a_missing_last_newline_is_not() {
-        let e = read(&format!("{ROW1}{ROW2}{ROW1}")).unwrap_err();
-        assert_eq!(
-            e,
-            ":4: game 1 is already on line 2: a game is recorded once"
-        );
-        let rows = read(&format!("{ROW1}{}", ROW2.trim_end())).unwrap();
-        assert_eq!(rows.len(), 2);
-        assert_eq!(rows[1].log, "out/logs/game-00002.jsonl");
-        // Cut short, in its log's path: it never counted.
-        let rows = read(&format!("{ROW1}{}", &ROW2[..ROW2.len() - 4])).unwrap();
-        assert_eq!(rows.len(), 1);
-        let e = read(&ROW1.replace(",b,", ",a,")).unwrap_err();
-        assert_eq!(e, ":2: a plays itself");
-    }
-
-    #[test]
-    fn a_whole_last_row_is_told_from_one_cut_short() {
-        let header = GAMES_HEADER.as_bytes();
-        assert!(is_whole_row(header, ROW2.trim_end().as_bytes()));
-        // Cut anywhere before its end, the row is not whole.
-        for cut in 1..ROW2.trim_end().len() {
-            assert!(
-                !is_whole_row(header, &ROW2.as_bytes()[..cut]),
-                "{}",
-                &ROW2[..cut]
-            );
-        }
-    }
 }

@@ -98,7 +98,8 @@ impl Packer {
             self.maker = Some(maker);
             return Ok(());
         };
-        if let Some(frame) = maker.entry(&parse_entry(&self.log, n, line)?) {
+        let players = maker.players();
+        if let Some(frame) = maker.entry(&parse_entry(&self.log, n, line, players)?) {
             self.json.push(b',');
             frame_json(&mut self.json, frame);
             if self.json.len() >= PIECE {

@@ -25,6 +25,15 @@ pub fn seats_of_game<T>(k: u64, [first, second]: [T; 2]) -> [T; 2] {
     }
 }
 
+/// Which of `n` bots sits in each seat of game `k` (from 0): bot `(seat + k) mod n`, so that
+/// the seats rotate and every `n` games sit each bot in each seat once. For two bots, the
+/// seats swap after every game (`seats_of_game`).
+pub fn rotation(k: u64, n: usize) -> Vec<usize> {
+    (0..n)
+        .map(|seat| (seat + (k % n as u64) as usize) % n)
+        .collect()
+}
+
 /// The opening pair of game `k` (from 0) of a pairing: games 0 and 1 play pair 0, seats swapped,
 /// games 2 and 3 pair 1, and so on. Every pairing of a round-robin or gauntlet meets the same
 /// openings in the same order, so that the bots' results are comparable: none drew easier
@@ -54,6 +63,26 @@ pub fn pair_seed(seed: u64, pair: u64, seats: [usize; 2]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rotation_sits_each_bot_in_each_seat_once() {
+        for n in 2..=8 {
+            let mut seen = vec![vec![0; n]; n];
+            for k in 0..n as u64 {
+                let seats = rotation(k, n);
+                let mut sorted = seats.clone();
+                sorted.sort();
+                assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "a bot per seat");
+                for (seat, &bot) in seats.iter().enumerate() {
+                    seen[bot][seat] += 1;
+                }
+            }
+            assert!(seen.iter().flatten().all(|&c| c == 1), "{n}: {seen:?}");
+        }
+        for k in 0..6 {
+            assert_eq!(rotation(k, 2), seats_of_game(k, [0, 1]));
+        }
+    }
 
     #[test]
     fn swiss_rounds_have_their_own_pairs_and_mini_matches_play_them_twice() {

@@ -56,7 +56,7 @@ pub struct Journal<T> {
 impl<T: Send + 'static> Journal<T> {
     /// Open `path` for appending, with the rows it holds: a last line cut short by a process
     /// killed as it wrote it is cut off, and an empty or missing file gets its header.
-    pub fn open(path: &Path) -> Result<(Journal<T>, Vec<GameRow>)> {
+    pub fn open(path: &Path, players: usize) -> Result<(Journal<T>, Vec<GameRow>)> {
         if path.exists() {
             repair_torn_tail(path)?;
         }
@@ -64,10 +64,19 @@ impl<T: Send + 'static> Journal<T> {
         let empty = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
         let rows = if !empty {
             let dir = path.parent().unwrap_or(Path::new("."));
-            report::read_folder_games(dir)?
+            let rows = report::read_folder_games(dir)?;
+            if let Some(row) = rows.iter().find(|r| r.players() != players) {
+                return Err(Error::Conflict(format!(
+                    "{} holds games of {} players, and these are of {players}: use another \
+                     --out",
+                    path.display(),
+                    row.players()
+                )));
+            }
+            rows
         } else {
             crate::files::create_anew(path)
-                .and_then(|(mut file, _)| file.write_all(report::GAMES_HEADER.as_bytes()))
+                .and_then(|(mut file, _)| file.write_all(report::games::header(players).as_bytes()))
                 .map_err(Error::io(format!("creating {}", path.display())))?;
             Vec::new()
         };

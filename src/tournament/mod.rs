@@ -94,7 +94,7 @@ struct Results {
 
 impl Results {
     fn open(dir: &Path, spec: &Spec) -> Result<Results> {
-        let (journal, rows) = Journal::open(&dir.join("games.csv"))?;
+        let (journal, rows) = Journal::open(&dir.join("games.csv"), 2)?;
         let order: Vec<String> = spec.bots.iter().map(|b| b.name.clone()).collect();
         Ok(Results {
             dir: dir.to_path_buf(),
@@ -244,8 +244,9 @@ fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<()> {
 /// Add the rows' points to each bot's.
 fn tally(mut points: BTreeMap<String, f64>, rows: &[GameRow]) -> BTreeMap<String, f64> {
     for r in rows {
-        *points.entry(r.seat0.clone()).or_default() += r.score0;
-        *points.entry(r.seat1.clone()).or_default() += r.score1;
+        for (name, score) in r.seats.iter().zip(r.scores()) {
+            *points.entry(name.clone()).or_default() += score;
+        }
     }
     points
 }
@@ -350,10 +351,9 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     // a swiss pairs its rounds from the spec's bots alone).
     if !spec.ladder || spec.format == Format::Swiss {
         let stranger = results.rows.iter().find_map(|r| {
-            let names = r.names();
-            names
-                .into_iter()
-                .find(|n| !index.contains_key(n))
+            r.names()
+                .iter()
+                .find(|n| !index.contains_key(n.as_str()))
                 .map(|n| (r.id, n.to_string()))
         });
         if let Some((id, name)) = stranger {
@@ -375,13 +375,11 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         ];
         if row.names() != want {
             return Err(Error::Conflict(format!(
-                "{}: game {} was {} vs {}, but this schedule plans {} vs {}: the games on record are not this spec's, use another --out",
+                "{}: game {} was {}, but this schedule plans {}: the games on record are not this spec's, use another --out",
                 dir.join("games.csv").display(),
                 job.id,
-                row.seat0,
-                row.seat1,
-                want[0],
-                want[1]
+                row.names().join(" vs "),
+                want.join(" vs ")
             )));
         }
         Ok(true)
@@ -578,9 +576,10 @@ async fn run_swiss(
         // A mini-match's games count one by one: its points are the pairing's result, and
         // with seats alternating over an even number of games the seat balances stay level.
         for row in results.rows.iter().filter(|r| r.round < round) {
-            let (a, b) = (index[row.seat0.as_str()], index[row.seat1.as_str()]);
-            players[a].score += row.score0;
-            players[b].score += row.score1;
+            let (a, b) = (index[row.seats[0].as_str()], index[row.seats[1].as_str()]);
+            let scores = row.scores();
+            players[a].score += scores[0];
+            players[b].score += scores[1];
             players[a].opponents.push(b);
             players[b].opponents.push(a);
             players[a].seat0_games += 1;
@@ -591,8 +590,7 @@ async fn run_swiss(
         for r in 1..round {
             for (i, p) in players.iter_mut().enumerate() {
                 played_in[i] = results.rows.iter().any(|row| {
-                    row.round == r
-                        && (index[row.seat0.as_str()] == i || index[row.seat1.as_str()] == i)
+                    row.round == r && row.names().iter().any(|n| index[n.as_str()] == i)
                 });
                 if !played_in[i] {
                     p.had_bye = true;

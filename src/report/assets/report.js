@@ -165,9 +165,7 @@ function drawFailures() {
   const box = $("failures-body");
   const failedGames = D.bots.map(() => []);
   for (const g of D.games) {
-    if (!REASONS_FAILED.has(g[6])) continue;
-    if (g[4] === 0) failedGames[g[2]].push(g[0]);
-    if (g[5] === 0) failedGames[g[3]].push(g[0]);
+    g[2].forEach((b, s) => { if (g[8][s]) failedGames[b].push(g[0]); });
   }
   const bots = D.standings.map((s) => D.bots.indexOf(s.bot)).filter((b) => D.failures[b].some((n) => n > 0));
   const total = D.failures.reduce((acc, f) => acc.map((n, i) => n + f[i]), [0, 0, 0, 0]);
@@ -187,16 +185,27 @@ function drawFailures() {
 // Rows of a grid rather than a table: a table lays out every row to size its columns, which
 // takes seconds for 10,000 games, while chunks of rows can skip layout until scrolled to.
 const CHUNK = 500;
+// A game's players as the list shows them: two facing each other, or more with their places.
+function playersCells(g) {
+  if (g[2].length === 2) {
+    return `<span class="name">${esc(D.bots[g[2][0]])}</span><span>${pts(g[3][0])}–${pts(g[3][1])}</span><span class="name">${esc(D.bots[g[2][1]])}</span>`;
+  }
+  const who = g[2].map((b, s) => `${esc(D.bots[b])} (${g[9][s]})`).join(" · ");
+  return `<span class="name">${who}</span><span>${g[9].join(" ")}</span><span class="name"></span>`;
+}
+
 function drawGames() {
   const t = $("games-table");
-  let html = `<div class="g-row g-head" role="row"><span>game</span><span>round</span><span class="name">seat 0</span><span>score</span><span class="name">seat 1</span><span class="name">reason</span><span>plies</span><span>ms</span><span class="name">links</span></div>`;
+  const two = D.games.every((g) => g[2].length === 2);
+  const head = two ? `<span class="name">seat 0</span><span>score</span><span class="name">seat 1</span>` : `<span class="name">players (place)</span><span>places</span><span class="name"></span>`;
+  let html = `<div class="g-row g-head" role="row"><span>game</span><span>round</span>${head}<span class="name">reason</span><span>plies</span><span>ms</span><span class="name">links</span></div>`;
   for (let start = 0; start < D.games.length; start += CHUNK) {
     html += `<div class="g-chunk">`;
     for (const g of D.games.slice(start, start + CHUNK)) {
-      const failed = REASONS_FAILED.has(g[6]) ? " failed" : "";
-      html += `<div class="g-row${failed}" id="row-${g[0]}" role="row"><span>${g[0]}</span><span>${g[1]}</span><span class="name">${esc(D.bots[g[2]])}</span><span>${pts(g[4])}–${pts(g[5])}</span>` +
-        `<span class="name">${esc(D.bots[g[3]])}</span><span class="name reason">${esc(g[6])}</span><span>${g[7]}</span><span>${g[8]}</span>` +
-        `<span class="name"><a class="view" href="#game-${g[0]}">view</a> <a href="${esc(g[9])}">log</a></span></div>`;
+      const failed = g[8].some((f) => f) ? " failed" : "";
+      html += `<div class="g-row${failed}" id="row-${g[0]}" role="row"><span>${g[0]}</span><span>${g[1]}</span>${playersCells(g)}` +
+        `<span class="name reason">${esc(g[4])}</span><span>${g[5]}</span><span>${g[6]}</span>` +
+        `<span class="name"><a class="view" href="#game-${g[0]}">view</a> <a href="${esc(g[7])}">log</a></span></div>`;
     }
     html += "</div>";
   }
@@ -212,11 +221,11 @@ function filterGames() {
   const rows = $("games-table").querySelectorAll(".g-chunk > .g-row");
   rows.forEach((row, i) => {
     const g = D.games[i];
-    const a = D.bots[g[2]].toLowerCase(), b = D.bots[g[3]].toLowerCase();
+    const names = g[2].map((b) => D.bots[b].toLowerCase());
     let ok;
     if (!q) ok = true;
-    else if (pair.length === 2) ok = (a === pair[0] && b === pair[1]) || (a === pair[1] && b === pair[0]);
-    else ok = a.includes(q) || b.includes(q) || g[6] === q || String(g[0]) === q;
+    else if (pair.length === 2) ok = pair[0] !== pair[1] && names.includes(pair[0]) && names.includes(pair[1]);
+    else ok = names.some((n) => n.includes(q)) || g[4] === q || String(g[0]) === q;
     row.hidden = !ok;
     if (ok) shown++;
   });
@@ -248,13 +257,15 @@ async function openGame(id) {
   $("v-controls").hidden = true;
   $("v-board").textContent = "";
   $("v-notes").textContent = "";
-  for (const s of [0, 1]) { $(`v-err-${s}`).textContent = ""; $(`v-err-title-${s}`).textContent = "stderr"; }
-  $("v-err-box-2").hidden = true;
+  $("v-stderr").textContent = "";
   const i = D.games.findIndex((g) => g[0] === id);
   if (i < 0) { $("v-title").textContent = `There is no game ${id} in this report.`; $("v-caption").textContent = ""; return; }
   const g = D.games[i];
-  const names = [D.bots[g[2]], D.bots[g[3]]];
-  $("v-title").innerHTML = `Game ${g[0]} · round ${g[1]} · ${esc(names[0])} (seat 0) ${pts(g[4])}–${pts(g[5])} ${esc(names[1])} (seat 1) · ${esc(g[6])} · ${g[7]} plies · <a href="${esc(g[9])}">log</a>`;
+  const names = g[2].map((b) => D.bots[b]);
+  const who = names.length === 2
+    ? `${esc(names[0])} (seat 0) ${pts(g[3][0])}–${pts(g[3][1])} ${esc(names[1])} (seat 1)`
+    : names.map((n, s) => `${esc(n)} (seat ${s}, place ${g[9][s]})`).join(", ");
+  $("v-title").innerHTML = `Game ${g[0]} · round ${g[1]} · ${who} · ${esc(g[4])} · ${g[5]} plies · <a href="${esc(g[7])}">log</a>`;
   const line = packedLine(i);
   if (!line || line.startsWith("!")) {
     $("v-caption").textContent = line ? `This game cannot be shown: ${line.slice(1)}` : "This game cannot be shown: its log is missing.";
@@ -269,14 +280,16 @@ async function openGame(id) {
   }
   if (ticket !== opening) return;
   V.view = view; V.viewIndex = 0;
-  for (const s of [0, 1]) {
-    $(`v-err-title-${s}`).textContent = `stderr of ${names[s]} (seat ${s})`;
+  // Every player's stderr, and a referee program's in the games it played.
+  const boxes = $("v-stderr");
+  names.forEach((n, s) => {
+    boxes.insertAdjacentHTML("beforeend", `<div><h3 id="v-err-title-${s}"></h3><pre id="v-err-${s}"></pre></div>`);
+    $(`v-err-title-${s}`).textContent = `stderr of ${n} (seat ${s})`;
     $(`v-err-${s}`).textContent = view.stderr[s] || "(nothing)";
-  }
-  // A game played by a referee program: its stderr too.
+  });
   if (view.referee_stderr !== undefined) {
-    $("v-err-2").textContent = view.referee_stderr || "(nothing)";
-    $("v-err-box-2").hidden = false;
+    boxes.insertAdjacentHTML("beforeend", `<div id="v-err-box-referee"><h3>stderr of the referee program</h3><pre id="v-err-referee"></pre></div>`);
+    $("v-err-referee").textContent = view.referee_stderr || "(nothing)";
   }
   const slider = $("v-slider");
   slider.max = view.frames.length - 1;

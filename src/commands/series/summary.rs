@@ -44,7 +44,7 @@ impl SprtState {
 
     /// The conclusion: which hypothesis was accepted and when, or that there is none: the games
     /// ran out, or the duel was stopped with `stopped` games recorded.
-    pub fn conclusion(&self, names: &[String; 2], stopped: Option<u64>) -> String {
+    pub fn conclusion(&self, names: &[String], stopped: Option<u64>) -> String {
         let t = &self.test;
         let model = t.model().as_str();
         let head = format!(

@@ -1,4 +1,7 @@
-//! `arena duel`: one quick match between two bots.
+//! `arena duel` and `arena match`: a series of games between the same bots, seats rotated so
+//! that each bot sits in each seat equally often, recorded as they are played. A duel is a
+//! match of two bots, summed up with the statistics of two (`summary`: Elo, LOS, pentanomial,
+//! SPRT); a match of any number is summed up by places (`places`).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -25,17 +28,28 @@ use crate::tournament::journal::{Journal, Trip};
 use crate::tournament::stop::{Stop, watch_signals};
 use crate::tournament::threads::{GameThreads, cores};
 
+mod places;
 mod summary;
 mod told;
 
 use summary::SprtState;
-use told::{Outcome, Told};
+use told::{Outcome, Scoring, Told};
 
-/// What `arena duel` was asked for.
+/// Which command: the summary at the end, and the folder's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `arena duel`: two bots, the statistics of two, and an SPRT if asked.
+    Duel,
+    /// `arena match`: any number of bots the game takes, summed up by places.
+    Match,
+}
+
+/// What `arena duel` or `arena match` was asked for.
 #[derive(Clone)]
 pub struct Options {
-    /// The two BOT arguments, as given.
-    pub bots: [String; 2],
+    pub kind: Kind,
+    /// The BOT arguments, as given: one per seat.
+    pub bots: Vec<String>,
     pub matched: MatchOptions,
     /// How many games; with an SPRT, at most this many.
     pub games: u32,
@@ -44,7 +58,7 @@ pub struct Options {
     /// Games at once; `None` for the default.
     pub jobs: Option<usize>,
     /// Each bot's channel.
-    pub channels: [Channel; 2],
+    pub channels: Vec<Channel>,
     pub seed: Option<u64>,
     pub out: Option<PathBuf>,
     /// The spectator program's command line.
@@ -53,7 +67,7 @@ pub struct Options {
     /// Run both bots in the sandbox as this user.
     pub sandbox: Option<String>,
     pub ponder: bool,
-    /// `NAME0,NAME1`, as given.
+    /// `NAME0,NAME1,...`, as given.
     pub names: Option<String>,
     /// The openings file, as given.
     pub openings: Option<PathBuf>,
@@ -62,29 +76,42 @@ pub struct Options {
     pub random_plies: u32,
 }
 
-/// Names for the two bots: as given, else from their commands, made distinct.
-fn names(args: &Options, bots: &[BotSpec; 2]) -> Result<[String; 2]> {
+/// Names for the bots: as given, else from their commands, made distinct (`random-1`,
+/// `random-2` for two bots of one name).
+fn names(args: &Options, bots: &[BotSpec]) -> Result<Vec<String>> {
+    let n = bots.len();
     if let Some(given) = &args.names {
-        return match given.split(',').map(str::trim).collect::<Vec<_>>()[..] {
-            [a, b] if !a.is_empty() && !b.is_empty() && a != b => Ok([a.into(), b.into()]),
-            _ => Err(Error::Usage(format!(
-                "--names {given}: expected two different names, as NAME0,NAME1"
-            ))),
-        };
+        let names: Vec<String> = given.split(',').map(|s| s.trim().to_string()).collect();
+        let distinct = names
+            .iter()
+            .enumerate()
+            .all(|(i, a)| !names[..i].contains(a));
+        if names.len() != n || !distinct || names.iter().any(String::is_empty) {
+            let form: Vec<String> = (0..n).map(|i| format!("NAME{i}")).collect();
+            return Err(Error::Usage(format!(
+                "--names {given}: expected {n} different names, as {}",
+                form.join(",")
+            )));
+        }
+        return Ok(names);
     }
-    let a = bots[0].command.default_name();
-    let b = bots[1].command.default_name();
-    Ok(if a == b {
-        [format!("{a}-1"), format!("{b}-2")]
-    } else {
-        [a, b]
-    })
+    let plain: Vec<String> = bots.iter().map(|b| b.command.default_name()).collect();
+    Ok(plain
+        .iter()
+        .enumerate()
+        .map(
+            |(i, name)| match plain.iter().filter(|&m| m == name).count() {
+                1 => name.clone(),
+                _ => format!("{name}-{}", i + 1),
+            },
+        )
+        .collect())
 }
 
-/// A new folder for a duel's results: `results/duel-GAME-DATE-TIME`, made here and by no one
-/// else. Two duels started in the same second must not share one and interleave their logs: the
-/// folder is created exclusively, and a taken name gets `-2`, `-3`, ...
-fn default_out(game: &str) -> Result<PathBuf> {
+/// A new folder for a series' results: `results/duel-GAME-DATE-TIME` (or `match-...`), made
+/// here and by no one else. Two started in the same second must not share one and interleave
+/// their logs: the folder is created exclusively, and a taken name gets `-2`, `-3`, ...
+fn default_out(kind: Kind, game: &str) -> Result<PathBuf> {
     let stamp: String = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
         .to_string()
         .chars()
@@ -94,7 +121,7 @@ fn default_out(game: &str) -> Result<PathBuf> {
     std::fs::create_dir_all(parent).map_err(Error::io(format!("creating {}", parent.display())))?;
     new_folder(
         parent,
-        &format!("duel-{game}-{}-{}", &stamp[..8], &stamp[8..]),
+        &format!("{}-{game}-{}-{}", kind.as_str(), &stamp[..8], &stamp[8..]),
     )
     .map_err(Error::io(format!(
         "creating a folder in {}",
@@ -127,17 +154,27 @@ type Over = (usize, Option<Result<Played>>);
 /// A game over, or why a worker's task was lost.
 type Joined = std::result::Result<Over, tokio::task::JoinError>;
 
-/// Which bot sits where in game `i` (0 is the first): the first bot takes seat 0 in game 1,
-/// then seats alternate.
-fn seats(i: usize) -> [usize; 2] {
-    crate::schedule::seats_of_game(i as u64, [0, 1])
+impl Kind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Kind::Duel => "duel",
+            Kind::Match => "match",
+        }
+    }
 }
 
-/// What every game of a duel shares, for the threads the games run on.
+/// Which bot sits in each seat of game `i` (0 is the first) of `n`: the first bot takes seat 0
+/// in game 1, then the seats rotate (`schedule::rotation`), so that over every `n` games each
+/// bot sits in each seat once.
+fn seats(i: usize, n: usize) -> Vec<usize> {
+    crate::schedule::rotation(i as u64, n)
+}
+
+/// What every game of a series shares, for the threads the games run on.
 struct Duel {
     matched: MatchOptions,
-    names: [String; 2],
-    bots: [BotSpec; 2],
+    names: Vec<String>,
+    bots: Vec<BotSpec>,
     seed: u64,
     logs: PathBuf,
     limits: IoLimits,
@@ -153,12 +190,14 @@ struct Duel {
 }
 
 impl Duel {
-    /// The seed of game `i`: its own, or for a referee program's game its pair's, so that
-    /// games 1 and 2 are played on one map, seats swapped, and so on.
+    /// The seed of game `i`: its own, or for a referee program's game its rotation's, so that
+    /// the games of one rotation (1 and 2 of a duel, seats swapped) are played on one map.
     fn seed_of(&self, i: usize) -> u64 {
-        match self.matched.referee {
-            Some(_) => crate::schedule::pair_seed(self.seed, pair_of_game(i as u32), [0, 1]),
-            None => derive_seed(self.seed, i as u64),
+        let n = self.bots.len();
+        match (&self.matched.referee, n) {
+            (Some(_), 2) => crate::schedule::pair_seed(self.seed, pair_of_game(i as u32), [0, 1]),
+            (Some(_), _) => derive_seed(derive_seed(self.seed, (i / n) as u64), n as u64),
+            (None, _) => derive_seed(self.seed, i as u64),
         }
     }
 
@@ -184,23 +223,24 @@ impl Duel {
             game: self.matched.game,
             params: self.matched.params.clone(),
             seed: self.seed_of(i),
-            players: seats(i)
+            players: seats(i, self.bots.len())
+                .into_iter()
                 .map(|b| Player {
                     name: self.names[b].clone(),
                     bot: self.bots[b].clone(),
                 })
-                .into(),
+                .collect(),
             timeout: self.matched.timeout,
             startup_timeout: self.matched.startup_timeout,
             limits: self.limits,
             log_path: log_path.clone(),
             spectator: sink.as_ref().map(|s| s.sender()),
             ponder: self.ponder,
-            // Games 1 and 2 start from the first opening, seats swapped, and so on.
+            // The games of a rotation (1 and 2 of a duel, seats swapped) start from one opening.
             opening: self
                 .book
                 .as_ref()
-                .map(|b| b.opening(pair_of_game(i as u32))),
+                .map(|b| b.opening((i / self.bots.len()) as u64)),
             referee: self.matched.referee.clone(),
             tap: self.live.as_ref().map(|l| l.tap(&log_path)),
         });
@@ -258,32 +298,15 @@ impl Duel {
 pub async fn run(args: Options) -> Result<()> {
     let game = args.matched.game;
     let base = std::env::current_dir().map_err(Error::io("reading the current directory"))?;
-    let bot = |i: usize| {
-        let text = &args.bots[i];
-        BotSpec::for_game(text, &base, args.channels[i], game)
-            .map_err(|e| Error::Usage(format!("bot {} ({text}): {e}", i + 1)))
-    };
-    let bots = [bot(0)?, bot(1)?];
-    if bots.iter().all(|b| b.command == BotCommand::Terminal) {
-        return Err(Error::Usage("only one bot can be the terminal (-)".into()));
-    }
+    let mut bots = parse_bots(&args, &base)?;
     let spectate = match &args.spectate {
         Some(cmd) => Some(
             BotCommand::parse(cmd, &base).map_err(|e| Error::Usage(format!("--spectate: {e}")))?,
         ),
         None => None,
     };
-    let mut bots = bots;
     if let Some(user) = &args.sandbox {
-        crate::bot::Sandbox::bwrap().map_err(|e| Error::Usage(format!("--sandbox: {e}")))?;
-        let sandbox = crate::bot::Sandbox::new(user)
-            .map_err(|e| Error::Usage(format!("--sandbox-user: {e}")))?;
-        for b in bots.iter_mut() {
-            sandbox
-                .check_reachable(b)
-                .map_err(|e| Error::Usage(format!("{}: {e}", b.label)))?;
-            b.sandbox = Some(sandbox.clone());
-        }
+        sandbox(&mut bots, user)?;
     }
     // coco leaves a pipe-channel program the terminal it was started from; so does a duel, so
     // that a person can play through such a bot. Elsewhere (a run, output piped, no terminal)
@@ -296,74 +319,26 @@ pub async fn run(args: Options) -> Result<()> {
     let seed = args.seed.unwrap_or_else(rand::random);
     let out = match &args.out {
         Some(out) => out.clone(),
-        None => default_out(game.name)?,
+        None => default_out(args.kind, game.name)?,
     };
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
-    // One duel at a time in a folder (their rows would mix), and none into a folder with games:
-    // a duel is not resumed, and its games.csv is appended to as games finish.
+    // One series at a time in a folder (their rows would mix), and none into a folder with
+    // games: a series is not resumed, and its games.csv is appended to as games finish.
     let _lock = Lock::acquire(&out)?;
-    let (journal, on_record) = Journal::open(&out.join("games.csv"))?;
+    let (journal, on_record) = Journal::open(&out.join("games.csv"), bots.len())?;
     if !on_record.is_empty() {
         return Err(Error::Conflict(format!(
-            "{} already holds {}: a duel does not add to games played before; use another \
+            "{} already holds {}: a {} does not add to games played before; use another \
              --out or remove the folder",
             out.join("games.csv").display(),
-            plural(on_record.len() as u64, "game", "games")
+            plural(on_record.len() as u64, "game", "games"),
+            args.kind.as_str()
         )));
     }
-    let limits = IoLimits {
-        framing: game.framing,
-        ..IoLimits::default()
-    };
-
-    let listed = match &args.openings {
-        Some(path) => {
-            let path = base.join(path);
-            // Off the runtime's thread, which must stay free to hear SIGINT and SIGTERM.
-            let read = tokio::task::spawn_blocking(move || openings::read(game, &path))
-                .await
-                .map_err(|e| Error::Internal(format!("reading --openings: {e}")))?;
-            Some(read.map_err(|e| Error::Usage(format!("--openings: {e}")))?)
-        }
-        None => None,
-    };
-    let book = Book::new(game, listed, args.openings_order, args.random_plies, seed)
-        .map_err(|e| Error::Usage(format!("--random-plies: {e}")))?;
-    let person = bots.iter().any(|b| b.command == BotCommand::Terminal);
-    let jobs = match args.jobs {
-        Some(jobs) if person && jobs > 1 => {
-            return Err(Error::Usage(
-                "--jobs: a person (-) plays one game at a time".into(),
-            ));
-        }
-        Some(jobs) => jobs,
-        // One spectator program, or one bot on the terminal, after another, as a person
-        // watching expects.
-        None if person || spectate.is_some() || bots.iter().any(|b| b.console) => 1,
-        None => (cores() / 2).max(1),
-    };
-    // Bots of games played at once cannot share the terminal.
-    if jobs > 1 {
-        for b in bots.iter_mut() {
-            b.console = false;
-        }
-    }
-
-    eprintln!(
-        "arena: {} vs {} at {}, {} game(s), {jobs} at a time, seed {seed}, logs in {}",
-        names[0],
-        names[1],
-        game.name,
-        args.games,
-        logs.display()
-    );
-    if !args.games.is_multiple_of(2) && args.games > 1 {
-        crate::out::warn(&format!(
-            "arena: {} games: {} plays first once more than {}; an even number balances the seats",
-            args.games, names[0], names[1]
-        ));
-    }
+    let book = book(&args, &base, seed).await?;
+    let jobs = jobs(&args, &mut bots, spectate.is_some())?;
+    announce(&args, &names, seed, jobs, &logs);
 
     let duel = Arc::new(Duel {
         matched: args.matched.clone(),
@@ -371,7 +346,10 @@ pub async fn run(args: Options) -> Result<()> {
         bots,
         seed,
         logs: logs.clone(),
-        limits,
+        limits: IoLimits {
+            framing: game.framing,
+            ..IoLimits::default()
+        },
         spectate,
         ponder: args.ponder,
         book,
@@ -391,19 +369,158 @@ pub async fn run(args: Options) -> Result<()> {
         ),
     };
     let finished = games_over(&duel, threads.as_ref(), args.games as usize);
-    let mut told = Told::new(&names, args.json, args.sprt.map(SprtState::new));
+    let scoring = match args.kind {
+        Kind::Duel => Scoring::duel(args.sprt.map(SprtState::new)),
+        Kind::Match => Scoring::places(names.len()),
+    };
+    let mut told = Told::new(&names, args.json, scoring);
     let failed = record(&duel, finished, journal, &mut told).await;
+    conclude(&args, &duel, &out, &told, failed)
+}
 
+/// The BOT arguments as bots for the game, as many as it takes.
+fn parse_bots(args: &Options, base: &Path) -> Result<Vec<BotSpec>> {
+    let game = args.matched.game;
+    let n = args.bots.len();
+    if n > crate::games::MAX_SEATS {
+        return Err(Error::Usage(format!(
+            "{n} bots: a game has at most {} players",
+            crate::games::MAX_SEATS
+        )));
+    }
+    if !game.players.contains(&n) {
+        return Err(Error::Usage(format!(
+            "{n} bots: {} is played by {}",
+            game.name,
+            game.players_text()
+        )));
+    }
+    let bots = args
+        .bots
+        .iter()
+        .zip(&args.channels)
+        .enumerate()
+        .map(|(i, (text, &channel))| {
+            BotSpec::for_game(text, base, channel, game)
+                .map_err(|e| Error::Usage(format!("bot {} ({text}): {e}", i + 1)))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if bots
+        .iter()
+        .filter(|b| b.command == BotCommand::Terminal)
+        .count()
+        > 1
+    {
+        return Err(Error::Usage("only one bot can be the terminal (-)".into()));
+    }
+    Ok(bots)
+}
+
+/// Every bot in the sandbox, run as `user`.
+fn sandbox(bots: &mut [BotSpec], user: &str) -> Result<()> {
+    crate::bot::Sandbox::bwrap().map_err(|e| Error::Usage(format!("--sandbox: {e}")))?;
+    let sandbox =
+        crate::bot::Sandbox::new(user).map_err(|e| Error::Usage(format!("--sandbox-user: {e}")))?;
+    for b in bots.iter_mut() {
+        sandbox
+            .check_reachable(b)
+            .map_err(|e| Error::Usage(format!("{}: {e}", b.label)))?;
+        b.sandbox = Some(sandbox.clone());
+    }
+    Ok(())
+}
+
+/// The openings the games start from, when asked for.
+async fn book(args: &Options, base: &Path, seed: u64) -> Result<Option<Book>> {
+    let game = args.matched.game;
+    let listed = match &args.openings {
+        Some(path) => {
+            let path = base.join(path);
+            // Off the runtime's thread, which must stay free to hear SIGINT and SIGTERM.
+            let read = tokio::task::spawn_blocking(move || openings::read(game, &path))
+                .await
+                .map_err(|e| Error::Internal(format!("reading --openings: {e}")))?;
+            Some(read.map_err(|e| Error::Usage(format!("--openings: {e}")))?)
+        }
+        None => None,
+    };
+    Book::new(game, listed, args.openings_order, args.random_plies, seed)
+        .map_err(|e| Error::Usage(format!("--random-plies: {e}")))
+}
+
+/// Games at once: as asked, else half the cores (each game runs bots that take turns), one with
+/// a person or a spectator program watching. Bots of games played at once cannot share the
+/// terminal.
+fn jobs(args: &Options, bots: &mut [BotSpec], spectator: bool) -> Result<usize> {
+    let person = bots.iter().any(|b| b.command == BotCommand::Terminal);
+    let jobs = match args.jobs {
+        Some(jobs) if person && jobs > 1 => {
+            return Err(Error::Usage(
+                "--jobs: a person (-) plays one game at a time".into(),
+            ));
+        }
+        Some(jobs) => jobs,
+        // One spectator program, or one bot on the terminal, after another, as a person
+        // watching expects.
+        None if person || spectator || bots.iter().any(|b| b.console) => 1,
+        None => (cores() / 2).max(1),
+    };
+    if jobs > 1 {
+        for b in bots.iter_mut() {
+            b.console = false;
+        }
+    }
+    Ok(jobs)
+}
+
+/// What is about to be played, on stderr; and that the seats will not balance, if they won't.
+fn announce(args: &Options, names: &[String], seed: u64, jobs: usize, logs: &Path) {
+    let game = args.matched.game;
+    eprintln!(
+        "arena: {} at {}, {} game(s), {jobs} at a time, seed {seed}, logs in {}",
+        names.join(" vs "),
+        game.name,
+        args.games,
+        logs.display()
+    );
+    let n = names.len() as u32;
+    if !args.games.is_multiple_of(n) && args.games > 1 {
+        if n == 2 {
+            crate::out::warn(&format!(
+                "arena: {} games: {} plays first once more than {}; an even number balances \
+                 the seats",
+                args.games, names[0], names[1]
+            ));
+        } else {
+            crate::out::warn(&format!(
+                "arena: {} games: the seats rotate every {n} games; a multiple of {n} sits \
+                 each bot in each seat equally often",
+                args.games
+            ));
+        }
+    }
+}
+
+/// The report, the summary, and how the series ended: interrupted, with games arena could not
+/// set up, or arena's own failure.
+fn conclude(
+    args: &Options,
+    duel: &Duel,
+    out: &Path,
+    told: &Told,
+    failed: Option<Error>,
+) -> Result<()> {
+    let names = &duel.names;
     let input = crate::report::html::ReportInput {
-        title: format!("{} vs {}", names[0], names[1]),
-        game,
+        title: names.join(" vs "),
+        game: args.matched.game,
         params: args.matched.params.pairs(),
-        format: "duel",
-        names: &names,
+        format: args.kind.as_str(),
+        names,
         rows: &told.rows,
     };
     let ready = duel.live.as_ref().map(Live::finish).unwrap_or_default();
-    let page = crate::report::html::write(&out, &input, ready);
+    let page = crate::report::html::write(out, &input, ready);
     if let Ok(page) = &page {
         eprintln!("arena: report in {}", page.display());
     }
@@ -415,9 +532,10 @@ pub async fn run(args: Options) -> Result<()> {
     page?;
     if interrupted {
         eprintln!(
-            "arena: stopped with {} recorded in {} (a duel is not resumed)",
+            "arena: stopped with {} recorded in {} (a {} is not resumed)",
             plural(told.rows.len() as u64, "game", "games"),
-            out.join("games.csv").display()
+            out.join("games.csv").display(),
+            args.kind.as_str()
         );
         return Err(Error::Interrupted);
     }
