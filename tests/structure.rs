@@ -184,7 +184,7 @@ fn a_command_never_imports_another_command() {
         .map(|(m, _)| m[1].clone())
         .collect();
     assert!(
-        commands.contains("duel") && commands.contains("run"),
+        commands.contains("series") && commands.contains("run"),
         "{commands:?}"
     );
     for (module, named) in library() {

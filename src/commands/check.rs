@@ -291,6 +291,8 @@ fn line_up(game: &GameInfo, players: Option<usize>) -> Result<Vec<(usize, Seat)>
                 game.players_text()
             )));
         }
+        // A referee program may referee any number: two unless asked.
+        None if game.name == crate::games::program::INFO.name => 2..=2,
         None => game.players.clone(),
     };
     Ok(counts

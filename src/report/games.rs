@@ -180,8 +180,8 @@ pub fn csv_line(row: &GameRow) -> Vec<u8> {
     let mut fields = vec![row.id.to_string(), row.round.to_string()];
     fields.extend(row.seats.iter().cloned());
     if row.players() == 2 {
-        let scores = row.scores();
-        fields.extend(scores.iter().map(|s| s.to_string()));
+        // As serde wrote them before: `1.0`, `0.5`, `0.0`.
+        fields.extend(row.scores().iter().map(|s| format!("{s:?}")));
         fields.push(row.winner().unwrap_or_default().to_string());
     } else {
         fields.extend(row.places.as_slice().iter().map(u8::to_string));
@@ -556,7 +556,9 @@ mod tests {
     /// Two-player rows are written byte for byte as they always were.
     #[test]
     fn a_two_player_row_reads_and_writes_back_the_same() {
-        for row in [ROW1, ROW2, &ROW2.replace("0.5,0.5,,draw", "0,0,,timeout")] {
+        let won = ROW1.replace(",1,0,", ",1.0,0.0,");
+        let lost = ROW2.replace("0.5,0.5,,draw", "0.0,0.0,,timeout");
+        for row in [&won, ROW2, &lost] {
             let read = read(row).unwrap();
             assert_eq!(String::from_utf8(csv_line(&read[0])).unwrap(), *row);
         }
