@@ -28,10 +28,18 @@ fn old_logs_replay_to_the_same_result() {
     for (folder, args) in [
         ("tournament", vec![]),
         ("connect4", vec![]),
-        ("referee", vec!["--referee", "python3 bots/referee/pebbles.py"]),
+        (
+            "referee",
+            vec!["--referee", "python3 bots/referee/pebbles.py"],
+        ),
     ] {
         for log in logs(folder) {
-            let output = arena().arg("replay").arg(&log).args(&args).output().unwrap();
+            let output = arena()
+                .arg("replay")
+                .arg(&log)
+                .args(&args)
+                .output()
+                .unwrap();
             let said = String::from_utf8_lossy(&output.stderr);
             assert_eq!(output.status.code(), Some(0), "{}: {said}", log.display());
             assert!(said.contains("replay: the result agrees"), "{said}");

@@ -73,7 +73,8 @@ fn a_four_player_game_goes_on_past_the_players_that_fail() {
         tron_bot("garbage 3"),
     ];
     let names = "legal,crash,hang,garbage";
-    let (records, stderr, code) = tron_match(&bots, dir.path(), &["--games", "4", "--names", names]);
+    let (records, stderr, code) =
+        tron_match(&bots, dir.path(), &["--games", "4", "--names", names]);
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(records.len(), 4, "{stderr}");
     for (i, r) in records.iter().enumerate() {
@@ -107,7 +108,10 @@ fn a_four_player_game_goes_on_past_the_players_that_fail() {
         replays(r["log"].as_str().unwrap(), &[]);
     }
     let csv = std::fs::read_to_string(dir.path().join("games.csv")).unwrap();
-    assert!(csv.starts_with("id,round,seat0,seat1,seat2,seat3,place0,"), "{csv}");
+    assert!(
+        csv.starts_with("id,round,seat0,seat1,seat2,seat3,place0,"),
+        "{csv}"
+    );
     assert!(processes_with("tron_bot.py").is_empty());
 }
 
@@ -139,7 +143,9 @@ fn players_out_in_the_same_turn_share_a_place() {
 fn windows(said: &str) -> Vec<(f64, f64)> {
     said.lines()
         .filter_map(|l| {
-            let (a, b) = l.strip_prefix("tron_bot: thought from ")?.split_once(" to ")?;
+            let (a, b) = l
+                .strip_prefix("tron_bot: thought from ")?
+                .split_once(" to ")?;
             Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
         })
         .collect()
@@ -196,7 +202,11 @@ fn three_idle_bots_cannot_steal_cpu_from_the_one_to_move() {
     let _serial = serial();
     let (stolen, beats, records, said) = spinners_against_the_honest(false);
     assert!(beats > 0, "the spinners never ran");
-    assert!(stolen.is_empty(), "{} beats while the honest bot thought\n{said}", stolen.len());
+    assert!(
+        stolen.is_empty(),
+        "{} beats while the honest bot thought\n{said}",
+        stolen.len()
+    );
     for r in &records {
         let honest = seat(r, "honest");
         let failed = r["out"]
@@ -214,7 +224,10 @@ fn control_with_ponder_the_idle_bots_run_while_one_thinks() {
     let _serial = serial();
     let (stolen, beats, _, said) = spinners_against_the_honest(true);
     assert!(beats > 0);
-    assert!(!stolen.is_empty(), "no beat while the honest bot thought\n{said}");
+    assert!(
+        !stolen.is_empty(),
+        "no beat while the honest bot thought\n{said}"
+    );
 }
 
 fn pick(k: u32) -> String {
@@ -272,7 +285,12 @@ fn a_referee_ranking_no_game_of_three_fails_and_counts_for_no_one() {
         let output = arena()
             .arg("match")
             .args([pick(1), pick(2), pick(3)])
-            .args(["--referee", &bot("referee_ranks.py", mode), "--json", "--out"])
+            .args([
+                "--referee",
+                &bot("referee_ranks.py", mode),
+                "--json",
+                "--out",
+            ])
             .arg(dir.path())
             .output()
             .unwrap();
@@ -291,7 +309,11 @@ fn a_match_the_game_cannot_be_played_by_is_refused() {
     let five: Vec<String> = nine[..5].to_vec();
     let three: Vec<String> = nine[..3].to_vec();
     for (bots, game, says) in [
-        (&three, "roshambo", "3 bots: roshambo is played by 2 players"),
+        (
+            &three,
+            "roshambo",
+            "3 bots: roshambo is played by 2 players",
+        ),
         (&five, "tron", "5 bots: tron is played by 2 to 4 players"),
         (&nine, "tron", "9 bots: a game has at most 8 players"),
     ] {
@@ -309,7 +331,12 @@ fn a_match_the_game_cannot_be_played_by_is_refused() {
         assert!(!dir.path().join("out").exists(), "nothing was made");
     }
     let output = arena()
-        .args(["match", "builtin:random", "builtin:random", "builtin:random"])
+        .args([
+            "match",
+            "builtin:random",
+            "builtin:random",
+            "builtin:random",
+        ])
         .args(["--game", "tron", "--names", "a,b"])
         .output()
         .unwrap();
