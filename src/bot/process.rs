@@ -282,6 +282,11 @@ impl Process {
             return how;
         };
         let said = format!("{}\n{}", said.to_lowercase(), stderr_tail(path));
+        self.limit_said(&how, &said).unwrap_or(how)
+    }
+
+    /// The limit a failing bot's last words (lowercased) name, with how it ended.
+    fn limit_said(&self, how: &str, said: &str) -> Option<String> {
         let found = |words: &[&str]| words.iter().any(|w| said.contains(w));
         if let Some(mb) = self.limits.memory_mb {
             // Under RLIMIT_AS, a runtime that reserves more address space than it uses fails
@@ -289,10 +294,10 @@ impl Process {
             if !self.controlled.limits_memory()
                 && let Some((_, runtime)) = RESERVE_FAILURES.iter().find(|(w, _)| said.contains(w))
             {
-                return format!(
+                return Some(format!(
                     "{how}: {runtime} could not reserve its memory under memory_mb = {mb} \
                      (RLIMIT_AS here: no cgroup memory controller); raise it, or run arena as root"
-                );
+                ));
             }
             if found(&[
                 "memoryerror",
@@ -301,18 +306,22 @@ impl Process {
                 "bad_alloc",
                 "memory allocation",
             ]) {
-                return format!("{how}: it ran out of memory under its memory limit of {mb} MiB");
+                return Some(format!(
+                    "{how}: it ran out of memory under its memory limit of {mb} MiB"
+                ));
             }
         }
         if let Some(mb) = self.limits.output_mb
             && found(&["file too large", "efbig"])
         {
-            return format!("{how}: it wrote a file over its output limit of {mb} MiB");
+            return Some(format!(
+                "{how}: it wrote a file over its output limit of {mb} MiB"
+            ));
         }
         if let Some(n) = self.limits.open_files
             && found(&["too many open files", "emfile"])
         {
-            return format!("{how}: it hit its limit of {n} open files");
+            return Some(format!("{how}: it hit its limit of {n} open files"));
         }
         // RLIMIT_NPROC, where it binds (arena not run as root), fails the fork instead.
         if let Some(n) = self.limits.processes
@@ -323,9 +332,11 @@ impl Process {
                 "fork: retry",
             ])
         {
-            return format!("{how}: it ran more processes than its limit of {n}");
+            return Some(format!(
+                "{how}: it ran more processes than its limit of {n}"
+            ));
         }
-        how
+        None
     }
 
     /// How the process ended, once what it said as it failed is in its stderr file: a failing
@@ -338,11 +349,35 @@ impl Process {
         self.describe(status)
     }
 
+    /// End a bot that failed before its game started, with all its stderr in its file.
+    async fn stop_before_start(&mut self, grace: Duration) {
+        let (_, capture) = self.terminate_in_place(grace).await;
+        capture.finish().await;
+    }
+
+    /// End a bot whose sandbox could not be set up: what bwrap said is arena's business, not
+    /// the bot's stderr, and goes in the error.
+    async fn sandbox_failed(&mut self, why: &str, stderr_path: &Path) -> StartError {
+        self.stop_before_start(Duration::ZERO).await;
+        let said = std::fs::read_to_string(stderr_path).unwrap_or_default();
+        let _ = std::fs::remove_file(stderr_path);
+        let said = said.trim();
+        StartError::Arena(format!(
+            "the sandbox could not be set up ({why}){}{said}",
+            if said.is_empty() { "" } else { ": " }
+        ))
+    }
+
     /// Close-out: wait for the process to exit, then SIGTERM its group, a grace, SIGKILL, reap.
     /// The group is killed even when the leader exited by itself, so that children it left behind
     /// (holding the pipes open, or just running) go too. Returns how it ended, and its stderr
     /// capture, which may still be copying the last of it.
     async fn terminate(mut self, grace: Duration) -> (String, Capture) {
+        self.terminate_in_place(grace).await
+    }
+
+    /// `terminate`, leaving the process to be dropped by its owner.
+    async fn terminate_in_place(&mut self, grace: Duration) -> (String, Capture) {
         // A stopped bot could not read its end of file, nor exit.
         self.set_frozen(false);
         if self.exit.is_none()
@@ -421,111 +456,30 @@ impl Connection {
         startup: Duration,
         limits: IoLimits,
     ) -> Result<Connection, StartError> {
-        let crash = StartError::Arena;
         let argv = match &spec.command {
             BotCommand::Program(argv) => argv,
             BotCommand::Terminal => return Ok(Self::terminal(limits)),
             BotCommand::Builtin(_) => unreachable!("built-in bots have no process"),
         };
         let sandbox = spec.sandbox.as_ref();
-        // A sandboxed bot without a `dir` works in its own tmpfs: it needs no folder of arena's.
-        let (workdir, dir) = match (&spec.dir, sandbox) {
-            (Some(d), _) => (None, Some(d.clone())),
-            (None, Some(_)) => (None, None),
-            (None, None) => {
-                let t = super::workdir::Pool::shared()
-                    .take()
-                    .map_err(|e| crash(format!("could not create a working directory: {e}")))?;
-                let p = t.path().to_path_buf();
-                (Some(t), Some(p))
-            }
-        };
+        let (workdir, dir) = working_folder(spec)?;
         // Run as root, arena starts the sandbox as an unprivileged user: inside it the bot is
         // that user, with no capability over anything of the machine's.
         let as_user = sandbox.filter(|_| super::is_root()).map(|s| s.user);
-        // The pipe channel's FIFOs live in a private folder made before the bot starts.
         let fifo_dir = match spec.channel {
-            Channel::Pipe => Some(
-                super::scratch()
-                    .and_then(|root| tempfile::Builder::new().prefix("pipes-").tempdir_in(root))
-                    .and_then(|d| give_to(d.path(), as_user).map(|()| d))
-                    .map_err(|e| crash(format!("could not create the pipes' directory: {e}")))?,
-            ),
+            Channel::Pipe => Some(fifo_folder(as_user)?),
             Channel::Stdio => None,
         };
-        let no_pipe = |e: std::io::Error| crash(format!("could not create a pipe: {e}"));
         let (argv, ready) = match sandbox {
             None => (argv.clone(), None),
-            Some(sandbox) => {
-                let bwrap = super::Sandbox::bwrap().map_err(crash)?;
-                let (ready_read, ready_write) = bot_pipe(End::Read).map_err(no_pipe)?;
-                let disk = spec
-                    .limits
-                    .disk_mb
-                    .unwrap_or(super::Sandbox::DEFAULT_DISK_MB);
-                let fifos = fifo_dir.as_ref().map(|d| d.path());
-                let wrapped = sandbox.wrap(
-                    &bwrap,
-                    argv,
-                    dir.as_deref(),
-                    fifos,
-                    disk,
-                    ready_write.as_raw_fd(),
-                );
-                (wrapped, Some((ready_read, ready_write)))
-            }
+            Some(sandbox) => sandboxed(spec, sandbox, argv, dir.as_deref(), fifo_dir.as_ref())?,
         };
-        let mut cmd = Spawn::new(&argv[0]);
-        let tmpdir = match sandbox {
-            Some(_) => PathBuf::from("/tmp"),
-            None => dir.clone().expect("an unsandboxed bot has a folder"),
-        };
-        cmd.args(&argv[1..])
-            // bwrap changes into the bot's folder itself, inside the sandbox.
-            .current_dir(if sandbox.is_some() {
-                Path::new("/")
-            } else {
-                tmpdir.as_path()
-            })
-            .envs(inherited_env().iter().map(|(k, v)| (k, v)))
-            .env("TMPDIR", &tmpdir)
-            .envs(spec.env.iter().map(|(k, v)| (k, v)));
-        let cgroup = Cgroup::create();
-        let wrappers = if sandbox.is_some() {
-            super::SANDBOX_WRAPPERS
-        } else {
-            0
-        };
-        let controlled = Controlled::apply(
-            spec.limits.memory_mb,
-            spec.limits.processes,
-            cgroup.as_ref(),
-            wrappers,
-        );
-        // Where no controller holds them: memory as address space, which runtimes that reserve
-        // much more than they use do not survive (see `controllers`); processes by RLIMIT_NPROC
-        // outside the sandbox (it counts all of a user's processes: every sandboxed bot runs as
-        // the same user, and the sandbox's own processes would count), and arena counts them.
-        let rlimits = super::Limits {
-            memory_mb: spec
-                .limits
-                .memory_mb
-                .filter(|_| !controlled.limits_memory()),
-            processes: spec
-                .limits
-                .processes
-                .filter(|_| sandbox.is_none() && !controlled.limits_processes()),
-            ..spec.limits
-        };
-        prepare_child(
+        let mut cmd = command(spec, &argv, dir.as_deref());
+        let (cgroup, controlled, wrappers) = limit(
             &mut cmd,
-            Setup {
-                cgroup: cgroup.as_ref().map(Cgroup::entry),
-                joins: controlled.join_fds(),
-                user: as_user,
-                limits: rlimits,
-                keep: ready.as_ref().map(|(_, w)| w.as_raw_fd()),
-            },
+            spec,
+            as_user,
+            ready.as_ref().map(|(_, w)| w.as_raw_fd()),
         );
         let mut limits = limits;
         if let Some(mb) = spec.limits.output_mb {
@@ -533,61 +487,9 @@ impl Connection {
         }
         let (err_read, err_write) = bot_pipe(End::Read).map_err(no_pipe)?;
         let err_read = pipe::Receiver::from_owned_fd_unchecked(err_read).map_err(no_pipe)?;
-
-        let wiring = match spec.channel {
-            Channel::Stdio => {
-                let (bot_in, to_bot) = bot_pipe(End::Write).map_err(no_pipe)?;
-                let (from_bot, bot_out) = bot_pipe(End::Read).map_err(no_pipe)?;
-                cmd.stdin(Stdio::Fd(bot_in))
-                    .stdout(Stdio::Fd(bot_out))
-                    .stderr(Stdio::Fd(err_write));
-                Wiring::Stdio(
-                    pipe::Sender::from_owned_fd_unchecked(to_bot).map_err(no_pipe)?,
-                    pipe::Receiver::from_owned_fd_unchecked(from_bot).map_err(no_pipe)?,
-                )
-            }
-            Channel::Pipe => {
-                let d = fifo_dir.expect("made for the pipe channel");
-                let (pin, pout) = (d.path().join("coco.in"), d.path().join("coco.out"));
-                for p in [&pin, &pout] {
-                    nix::unistd::mkfifo(p, Mode::S_IRUSR | Mode::S_IWUSR)
-                        .map_err(std::io::Error::from)
-                        .and_then(|()| give_to(p, as_user))
-                        .map_err(|e| crash(format!("could not create a FIFO: {e}")))?;
-                }
-                cmd.env("COCO_PIPEIN", &pin).env("COCO_PIPEOUT", &pout);
-                if spec.console && sandbox.is_none() {
-                    cmd.stdin(Stdio::Inherit).stdout(Stdio::Inherit);
-                } else {
-                    // The bot's stdout is free on this channel: keep it with its stderr.
-                    let err_write2 = err_write.try_clone().map_err(no_pipe)?;
-                    cmd.stdin(Stdio::Null).stdout(Stdio::Fd(err_write2));
-                }
-                cmd.stderr(Stdio::Fd(err_write));
-                Wiring::Fifos(d, pin, pout)
-            }
-        };
-
-        // The bot's ends of the pipes go with `cmd`, closed once the bot has them: else the
-        // capture would never end.
-        let spawned = reaper::spawn_owned(|| {
-            let child = cmd.spawn()?;
-            let pid = child.id().as_raw() as u32;
-            Ok((child, Some(pid)))
-        });
-        let child = spawned.map_err(|e| {
-            let what = format!("could not start '{}': {e}", argv[0]);
-            // A program gone or not executable is the bot's; no memory or processes left is not.
-            match e.kind() {
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
-                    StartError::Bot(Fault::new(FaultKind::Crash, what).because(Cause::NotStarted))
-                }
-                _ => StartError::Arena(what),
-            }
-        })?;
+        let wiring = wire(&mut cmd, spec, fifo_dir, as_user, err_write)?;
+        let child = start(cmd, &argv[0])?;
         let pgid = child.id();
-        let capture = Capture::start(err_read, stderr_path, limits);
-
         let mut process = Process {
             child,
             pgid,
@@ -601,47 +503,18 @@ impl Connection {
             stderr_path: Some(stderr_path.to_path_buf()),
             exit: None,
             terminated: false,
-            capture,
+            capture: Capture::start(err_read, stderr_path, limits),
             _workdir: workdir,
             _fifo_dir: None,
         };
-
         if let Some((ready_read, ready_write)) = ready {
             // Only the sandbox may hold the writing end, or its end would never be seen.
             drop(ready_write);
             if let Err(why) = sandbox_ready(ready_read, startup).await {
-                let (_, capture) = process.terminate(Duration::ZERO).await;
-                capture.finish().await;
-                // What bwrap said is arena's business, not the bot's stderr.
-                let said = std::fs::read_to_string(stderr_path).unwrap_or_default();
-                let _ = std::fs::remove_file(stderr_path);
-                let said = said.trim();
-                return Err(StartError::Arena(format!(
-                    "the sandbox could not be set up ({why}){}{said}",
-                    if said.is_empty() { "" } else { ": " }
-                )));
+                return Err(process.sandbox_failed(&why, stderr_path).await);
             }
         }
-
-        let (writer, reader): (
-            Box<dyn AsyncWrite + Send + Unpin>,
-            Box<dyn AsyncRead + Send + Unpin>,
-        ) = match wiring {
-            Wiring::Stdio(tx, rx) => (Box::new(tx), Box::new(rx)),
-            Wiring::Fifos(d, pin, pout) => {
-                process._fifo_dir = Some(d);
-                match open_fifos(&mut process, &pin, &pout, startup).await {
-                    Ok((tx, rx)) => (Box::new(tx), Box::new(rx)),
-                    Err(fault) => {
-                        // The seat is over before its game starts, and what the bot said as it
-                        // failed is what `arena check` and the report show: keep all of it.
-                        let (_, capture) = process.terminate(limits.grace).await;
-                        capture.finish().await;
-                        return Err(StartError::Bot(fault));
-                    }
-                }
-            }
-        };
+        let (writer, reader) = connect(&mut process, wiring, startup, limits.grace).await?;
         Ok(Connection {
             writer,
             lines: FramedRead::new(reader, FrameCodec::new(limits.framing, limits.max_line)),
@@ -881,6 +754,222 @@ fn prepare_child(cmd: &mut Spawn, child: Setup) {
     cmd.user = child.user;
     cmd.die_with_arena = true;
     cmd.keep = child.keep;
+}
+
+fn no_pipe(e: std::io::Error) -> StartError {
+    StartError::Arena(format!("could not create a pipe: {e}"))
+}
+
+/// The bot's working folder: its `dir`; else a fresh one of arena's (taken from the pool, and
+/// kept for as long as the bot runs); none for a sandboxed bot, which works in its own tmpfs.
+fn working_folder(
+    spec: &BotSpec,
+) -> Result<(Option<super::workdir::WorkDir>, Option<PathBuf>), StartError> {
+    match (&spec.dir, &spec.sandbox) {
+        (Some(d), _) => Ok((None, Some(d.clone()))),
+        (None, Some(_)) => Ok((None, None)),
+        (None, None) => {
+            let t = super::workdir::Pool::shared().take().map_err(|e| {
+                StartError::Arena(format!("could not create a working directory: {e}"))
+            })?;
+            let p = t.path().to_path_buf();
+            Ok((Some(t), Some(p)))
+        }
+    }
+}
+
+/// The private folder of the pipe channel's FIFOs, made before the bot starts.
+fn fifo_folder(as_user: Option<(u32, u32)>) -> Result<tempfile::TempDir, StartError> {
+    super::scratch()
+        .and_then(|root| tempfile::Builder::new().prefix("pipes-").tempdir_in(root))
+        .and_then(|d| give_to(d.path(), as_user).map(|()| d))
+        .map_err(|e| StartError::Arena(format!("could not create the pipes' directory: {e}")))
+}
+
+/// The pipe on which the sandbox says it is ready: (read end, write end).
+type ReadyPipe = (OwnedFd, OwnedFd);
+
+/// The command line that starts the bot in its sandbox, and the pipe on which the sandbox says
+/// it is ready.
+fn sandboxed(
+    spec: &BotSpec,
+    sandbox: &super::Sandbox,
+    argv: &[String],
+    dir: Option<&Path>,
+    fifo_dir: Option<&tempfile::TempDir>,
+) -> Result<(Vec<String>, Option<ReadyPipe>), StartError> {
+    let bwrap = super::Sandbox::bwrap().map_err(StartError::Arena)?;
+    let (ready_read, ready_write) = bot_pipe(End::Read).map_err(no_pipe)?;
+    let disk = spec
+        .limits
+        .disk_mb
+        .unwrap_or(super::Sandbox::DEFAULT_DISK_MB);
+    let fifos = fifo_dir.map(|d| d.path());
+    let wrapped = sandbox.wrap(&bwrap, argv, dir, fifos, disk, ready_write.as_raw_fd());
+    Ok((wrapped, Some((ready_read, ready_write))))
+}
+
+/// The bot's program, arguments, folder and clean environment (`inherited_env`).
+fn command(spec: &BotSpec, argv: &[String], dir: Option<&Path>) -> Spawn {
+    let mut cmd = Spawn::new(&argv[0]);
+    let tmpdir = match spec.sandbox {
+        Some(_) => PathBuf::from("/tmp"),
+        None => dir.expect("an unsandboxed bot has a folder").to_path_buf(),
+    };
+    cmd.args(&argv[1..])
+        // bwrap changes into the bot's folder itself, inside the sandbox.
+        .current_dir(if spec.sandbox.is_some() {
+            Path::new("/")
+        } else {
+            tmpdir.as_path()
+        })
+        .envs(inherited_env().iter().map(|(k, v)| (k, v)))
+        .env("TMPDIR", &tmpdir)
+        .envs(spec.env.iter().map(|(k, v)| (k, v)));
+    cmd
+}
+
+/// The bot's cgroup, the limits the kernel holds it to, and the levels of its tree that are the
+/// sandbox's; the set-up between clone and exec (`prepare_child`) for all of it.
+fn limit(
+    cmd: &mut Spawn,
+    spec: &BotSpec,
+    as_user: Option<(u32, u32)>,
+    keep: Option<RawFd>,
+) -> (Option<Cgroup>, Controlled, usize) {
+    let sandboxed = spec.sandbox.is_some();
+    let cgroup = Cgroup::create();
+    let wrappers = if sandboxed {
+        super::SANDBOX_WRAPPERS
+    } else {
+        0
+    };
+    let controlled = Controlled::apply(
+        spec.limits.memory_mb,
+        spec.limits.processes,
+        cgroup.as_ref(),
+        wrappers,
+    );
+    // Where no controller holds them: memory as address space, which runtimes that reserve much
+    // more than they use do not survive (see `controllers`); processes by RLIMIT_NPROC outside
+    // the sandbox (it counts all of a user's processes: every sandboxed bot runs as the same
+    // user, and the sandbox's own processes would count), and arena counts them.
+    let rlimits = super::Limits {
+        memory_mb: spec
+            .limits
+            .memory_mb
+            .filter(|_| !controlled.limits_memory()),
+        processes: spec
+            .limits
+            .processes
+            .filter(|_| !sandboxed && !controlled.limits_processes()),
+        ..spec.limits
+    };
+    prepare_child(
+        cmd,
+        Setup {
+            cgroup: cgroup.as_ref().map(Cgroup::entry),
+            joins: controlled.join_fds(),
+            user: as_user,
+            limits: rlimits,
+            keep,
+        },
+    );
+    (cgroup, controlled, wrappers)
+}
+
+/// The bot's standard streams, and arena's ends of its channel: pipes, or the two FIFOs (made
+/// here, opened once it has started).
+fn wire(
+    cmd: &mut Spawn,
+    spec: &BotSpec,
+    fifo_dir: Option<tempfile::TempDir>,
+    as_user: Option<(u32, u32)>,
+    err_write: OwnedFd,
+) -> Result<Wiring, StartError> {
+    match spec.channel {
+        Channel::Stdio => {
+            let (bot_in, to_bot) = bot_pipe(End::Write).map_err(no_pipe)?;
+            let (from_bot, bot_out) = bot_pipe(End::Read).map_err(no_pipe)?;
+            cmd.stdin(Stdio::Fd(bot_in))
+                .stdout(Stdio::Fd(bot_out))
+                .stderr(Stdio::Fd(err_write));
+            Ok(Wiring::Stdio(
+                pipe::Sender::from_owned_fd_unchecked(to_bot).map_err(no_pipe)?,
+                pipe::Receiver::from_owned_fd_unchecked(from_bot).map_err(no_pipe)?,
+            ))
+        }
+        Channel::Pipe => {
+            let d = fifo_dir.expect("made for the pipe channel");
+            let (pin, pout) = (d.path().join("coco.in"), d.path().join("coco.out"));
+            for p in [&pin, &pout] {
+                nix::unistd::mkfifo(p, Mode::S_IRUSR | Mode::S_IWUSR)
+                    .map_err(std::io::Error::from)
+                    .and_then(|()| give_to(p, as_user))
+                    .map_err(|e| StartError::Arena(format!("could not create a FIFO: {e}")))?;
+            }
+            cmd.env("COCO_PIPEIN", &pin).env("COCO_PIPEOUT", &pout);
+            if spec.console && spec.sandbox.is_none() {
+                cmd.stdin(Stdio::Inherit).stdout(Stdio::Inherit);
+            } else {
+                // The bot's stdout is free on this channel: keep it with its stderr.
+                let err_write2 = err_write.try_clone().map_err(no_pipe)?;
+                cmd.stdin(Stdio::Null).stdout(Stdio::Fd(err_write2));
+            }
+            cmd.stderr(Stdio::Fd(err_write));
+            Ok(Wiring::Fifos(d, pin, pout))
+        }
+    }
+}
+
+/// Start the bot. The bot's ends of the pipes go with `cmd`, closed once the bot has them: else
+/// the capture would never end.
+fn start(cmd: Spawn, program: &str) -> Result<Child, StartError> {
+    let spawned = reaper::spawn_owned(|| {
+        let child = cmd.spawn()?;
+        let pid = child.id().as_raw() as u32;
+        Ok((child, Some(pid)))
+    });
+    spawned.map_err(|e| {
+        let what = format!("could not start '{program}': {e}");
+        // A program gone or not executable is the bot's; no memory or processes left is not.
+        match e.kind() {
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
+                StartError::Bot(Fault::new(FaultKind::Crash, what).because(Cause::NotStarted))
+            }
+            _ => StartError::Arena(what),
+        }
+    })
+}
+
+/// Arena's ends of the bot's channel: at once for pipes; for FIFOs once the bot has opened its
+/// own, as coco does. A bot that never does is over before its game starts, and what it said as
+/// it failed is what `arena check` and the report show: all of it is kept.
+async fn connect(
+    process: &mut Process,
+    wiring: Wiring,
+    startup: Duration,
+    grace: Duration,
+) -> Result<
+    (
+        Box<dyn AsyncWrite + Send + Unpin>,
+        Box<dyn AsyncRead + Send + Unpin>,
+    ),
+    StartError,
+> {
+    match wiring {
+        Wiring::Stdio(tx, rx) => Ok((Box::new(tx), Box::new(rx))),
+        Wiring::Fifos(d, pin, pout) => {
+            process._fifo_dir = Some(d);
+            match open_fifos(process, &pin, &pout, startup).await {
+                Ok((tx, rx)) => Ok((Box::new(tx), Box::new(rx))),
+                Err(fault) => {
+                    process.stop_before_start(grace).await;
+                    Err(StartError::Bot(fault))
+                }
+            }
+        }
+    }
 }
 
 /// Hand a folder or FIFO that the sandbox's user must open over to it (arena runs as root).

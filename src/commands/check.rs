@@ -51,13 +51,7 @@ struct Failure {
 }
 
 pub async fn run(args: Options) -> Result<()> {
-    let MatchOptions {
-        game,
-        ref params,
-        timeout,
-        startup_timeout,
-        ref referee,
-    } = args.matched;
+    let game = args.matched.game;
     let base = std::env::current_dir().map_err(Error::io("reading the current directory"))?;
     // Read as `arena duel` reads its first bot, so that it means the same and is refused with
     // the same words.
@@ -94,53 +88,101 @@ pub async fn run(args: Options) -> Result<()> {
         "arena: checking {} at {}: {games} game(s) against {against}, seed {seed}",
         args.bot, game.name
     );
-
-    let limits = IoLimits {
-        framing: game.framing,
-        ..IoLimits::default()
+    let check = Check {
+        args: &args,
+        bot,
+        seed,
+        logs,
+        line_up,
     };
-    let mut played = Vec::new();
-    let mut unplayed = 0;
-    // Games a referee program failed: decided by no one, like the games not set up.
-    let mut referee_failed = 0;
+    let mut checked = Checked::default();
     for i in 0..games {
-        // Every seat of every number of players in turn, then again with the next built-in: a
-        // two-player game meets each built-in twice in a row, the bot first, then second.
-        let (n, seat) = line_up[i % line_up.len()];
+        match check.play(i).await? {
+            Game::Played(p) => {
+                crate::out::line(&p.line);
+                checked.played.push(p);
+            }
+            Game::Unplayed => checked.unplayed += 1,
+            Game::RefereeFailed => checked.referee_failed += 1,
+        }
+    }
+    conclude(&args, &check.logs, games, &checked)
+}
+
+/// What a check plays with.
+struct Check<'a> {
+    args: &'a Options,
+    bot: BotSpec,
+    seed: u64,
+    logs: PathBuf,
+    /// The players and the bot's seat of the games before the built-ins change.
+    line_up: Vec<(usize, Seat)>,
+}
+
+/// One game of a check, told.
+enum Game {
+    Played(Played),
+    /// arena could not set it up: not the bot's doing.
+    Unplayed,
+    /// Its referee program failed: decided by no one.
+    RefereeFailed,
+}
+
+/// The games of a check.
+#[derive(Default)]
+struct Checked {
+    played: Vec<Played>,
+    unplayed: usize,
+    referee_failed: usize,
+}
+
+impl Check<'_> {
+    /// Game `i`: every seat of every number of players in turn, then again with the next
+    /// built-in (a two-player game meets each built-in twice in a row, the bot first, then
+    /// second).
+    async fn play(&self, i: usize) -> Result<Game> {
+        let MatchOptions {
+            game,
+            ref params,
+            timeout,
+            startup_timeout,
+            ref referee,
+        } = self.args.matched;
+        let (n, seat) = self.line_up[i % self.line_up.len()];
         let builtin = (!game.builtins.is_empty())
-            .then(|| game.builtins[(i / line_up.len()) % game.builtins.len()].0);
+            .then(|| game.builtins[(i / self.line_up.len()) % game.builtins.len()].0);
         let opponent = match builtin {
-            None => bot.clone(),
+            None => self.bot.clone(),
             Some(name) => {
                 BotSpec::parse(&format!("builtin:{name}"), Path::new("."), Channel::Stdio)
                     .expect("a built-in parses")
             }
         };
         let opponent_name = builtin.map_or("itself".to_string(), |b| format!("builtin:{b}"));
-        let names = names(
-            &bot,
-            builtin.unwrap_or(&bot.command.default_name()),
-            n,
-            seat,
-        );
+        let default = self.bot.command.default_name();
+        let names = names(&self.bot, builtin.unwrap_or(&default), n, seat);
         let players = || {
             Seat::all(n)
                 .zip(&names)
                 .map(|(s, name)| Player {
                     name: name.clone(),
                     bot: if s == seat {
-                        bot.clone()
+                        self.bot.clone()
                     } else {
                         opponent.clone()
                     },
                 })
                 .collect::<Vec<_>>()
         };
-        let log_path = logs.join(format!("game-{:04}.jsonl", i + 1));
+        let log_path = self.logs.join(format!("game-{:04}.jsonl", i + 1));
+        let limits = IoLimits {
+            framing: game.framing,
+            ..IoLimits::default()
+        };
         let result = play_retrying(|| MatchSetup {
             game,
             params: params.clone(),
-            seed: derive_seed(seed, i as u64),
+            seed: derive_seed(self.seed, i as u64),
             players: players(),
             timeout,
             startup_timeout,
@@ -166,8 +208,7 @@ pub async fn run(args: Options) -> Result<()> {
                      ({why}); this is not your bot's doing",
                     i + 1
                 ));
-                unplayed += 1;
-                continue;
+                return Ok(Game::Unplayed);
             }
             Err(e) => return Err(e),
         };
@@ -181,14 +222,14 @@ pub async fn run(args: Options) -> Result<()> {
                     .as_deref()
                     .unwrap_or("the referee failed")
             ));
-            referee_failed += 1;
-            continue;
+            return Ok(Game::RefereeFailed);
         }
         // Against itself, whichever seat failed was the bot.
         let seat = match (builtin, record.verdict.faulted) {
             (None, Some(failed)) => failed,
             _ => seat,
         };
+        let channel = self.args.channel;
         let p = examine(
             i + 1,
             &opponent_name,
@@ -196,12 +237,15 @@ pub async fn run(args: Options) -> Result<()> {
             &record,
             &log_path,
             game,
-            args.channel,
+            channel,
         );
-        crate::out::line(&p.line);
-        played.push(p);
+        Ok(Game::Played(p))
     }
+}
 
+/// What went wrong in each game the bot failed, and the verdict: OK, PROBLEM, or NOT CHECKED.
+fn conclude(args: &Options, logs: &Path, asked: usize, checked: &Checked) -> Result<()> {
+    let played = &checked.played;
     let failed: Vec<(usize, &Failure)> = played
         .iter()
         .enumerate()
@@ -226,9 +270,8 @@ pub async fn run(args: Options) -> Result<()> {
         });
     }
     crate::out::line("");
-    let asked = games;
     let games = plural(played.len() as u64, "game", "games");
-    let undecided = undecided(unplayed, referee_failed);
+    let undecided = undecided(checked.unplayed, checked.referee_failed);
     if failed.is_empty() && !undecided.is_empty() {
         crate::out::line(&format!(
             "NOT CHECKED: {undecided} of {} (not your bot's doing); your bot played {games} \
@@ -237,7 +280,11 @@ pub async fn run(args: Options) -> Result<()> {
         ));
         return Err(Error::Unplayed(format!(
             "{} could not be played",
-            plural((unplayed + referee_failed) as u64, "game", "games")
+            plural(
+                (checked.unplayed + checked.referee_failed) as u64,
+                "game",
+                "games"
+            )
         )));
     }
     if failed.is_empty() {
