@@ -4,11 +4,11 @@ pub mod round_robin;
 pub mod swiss;
 
 /// A game the schedule calls for: indices into the tournament's bots.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Planned {
     pub round: u32,
-    /// The bots in seat 0 and seat 1.
-    pub seats: [usize; 2],
+    /// The bot in each seat, seat 0 first.
+    pub seats: Vec<usize>,
     /// The opening pair it starts from (`openings::Book::opening`): the two games of a pair
     /// start from the same position, seats swapped.
     pub pair: u64,
@@ -50,14 +50,20 @@ pub fn swiss_pair(round: u32, games_per_pairing: u32, k: u32) -> u64 {
     u64::from(round - 1) * per_round + pair_of_game(k)
 }
 
-/// The seed of a game a referee program plays: the two games of opening pair `pair` between
-/// the bots `seats` (in either order) share it, so that both seatings are played on one map, as
-/// cg-brutaltester's `-s` plays them; every pair of every pairing has a map of its own. Games
-/// arena plays itself keep a seed each (`derive_seed(seed, id)`).
-pub fn pair_seed(seed: u64, pair: u64, seats: [usize; 2]) -> u64 {
-    let [a, b] = seats.map(|s| s as u64);
-    let bots = (a.min(b) << 32) | a.max(b);
-    crate::games::derive_seed(crate::games::derive_seed(seed, pair), bots)
+/// The seed of a game a referee program plays: the games of opening pair `pair` between the
+/// bots `seats` (in any order) share it, so that every seating is played on one map, as
+/// cg-brutaltester's `-s` plays them; every pair of every pairing (or group) has a map of its
+/// own. Games arena plays itself keep a seed each (`derive_seed(seed, id)`).
+pub fn pair_seed(seed: u64, pair: u64, seats: &[usize]) -> u64 {
+    use crate::games::derive_seed;
+    let first = derive_seed(seed, pair);
+    if let [a, b] = seats {
+        let (a, b) = (*a as u64, *b as u64);
+        return derive_seed(first, (a.min(b) << 32) | a.max(b));
+    }
+    let mut bots = seats.to_vec();
+    bots.sort_unstable();
+    bots.iter().fold(first, |x, &b| derive_seed(x, b as u64))
 }
 
 #[cfg(test)]
@@ -100,7 +106,7 @@ mod tests {
     #[test]
     fn a_pair_of_games_shares_its_seed_and_no_other_does() {
         let of = |k: u32, bots: [usize; 2]| {
-            pair_seed(7, pair_of_game(k), seats_of_game(u64::from(k), bots))
+            pair_seed(7, pair_of_game(k), &seats_of_game(u64::from(k), bots))
         };
         assert_eq!(of(0, [0, 1]), of(1, [0, 1]));
         assert_eq!(of(2, [2, 5]), of(3, [2, 5]));

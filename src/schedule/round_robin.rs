@@ -30,7 +30,7 @@ pub fn round_robin(n: usize, games_per_pairing: u32) -> Vec<Planned> {
         for pairs in &rounds {
             let round = plan_round(&plan);
             for &(a, b) in pairs {
-                let seats = super::seats_of_game(u64::from(k), [a, b]);
+                let seats = super::seats_of_game(u64::from(k), [a, b]).to_vec();
                 let pair = pair_of_game(k);
                 plan.push(Planned { round, seats, pair });
             }
@@ -51,7 +51,7 @@ pub fn gauntlet(seeds: &[usize], others: &[usize], games_per_pairing: u32) -> Ve
         for &s in seeds {
             let round = plan_round(&plan);
             for &o in others {
-                let seats = super::seats_of_game(u64::from(k), [o, s]);
+                let seats = super::seats_of_game(u64::from(k), [o, s]).to_vec();
                 let pair = pair_of_game(k);
                 plan.push(Planned { round, seats, pair });
             }
@@ -70,12 +70,12 @@ mod tests {
         for n in 2..10 {
             let plan = round_robin(n, 2);
             assert_eq!(plan.len(), n * (n - 1));
-            let mut meetings: BTreeMap<(usize, usize), Vec<[usize; 2]>> = BTreeMap::new();
+            let mut meetings: BTreeMap<(usize, usize), Vec<Vec<usize>>> = BTreeMap::new();
             let mut per_round: BTreeMap<(u32, usize), u32> = BTreeMap::new();
             for p in &plan {
                 let key = (p.seats[0].min(p.seats[1]), p.seats[0].max(p.seats[1]));
-                meetings.entry(key).or_default().push(p.seats);
-                for s in p.seats {
+                meetings.entry(key).or_default().push(p.seats.clone());
+                for &s in &p.seats {
                     *per_round.entry((p.round, s)).or_default() += 1;
                 }
             }

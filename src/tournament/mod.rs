@@ -70,7 +70,7 @@ pub struct RunOptions {
 }
 
 /// A game with its id, as the run plays it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Job {
     id: u64,
     planned: Planned,
@@ -369,10 +369,12 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         let Some(row) = played.get(&job.id) else {
             return Ok(false);
         };
-        let want = [
-            spec.bots[job.planned.seats[0]].name.as_str(),
-            spec.bots[job.planned.seats[1]].name.as_str(),
-        ];
+        let want: Vec<&str> = job
+            .planned
+            .seats
+            .iter()
+            .map(|&i| spec.bots[i].name.as_str())
+            .collect();
         if row.names() != want {
             return Err(Error::Conflict(format!(
                 "{}: game {} was {}, but this schedule plans {}: the games on record are not this spec's, use another --out",
@@ -429,11 +431,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             };
             let job = Job {
                 id,
-                planned: Planned {
-                    round,
-                    seats: [seats[0], seats[1]],
-                    pair,
-                },
+                planned: Planned { round, seats, pair },
             };
             if opts.shard.is_some_and(|s| !s.takes(job.id)) || check(&job)? {
                 continue;
@@ -613,7 +611,7 @@ async fn run_swiss(
                     id: next_id,
                     planned: Planned {
                         round,
-                        seats: crate::schedule::seats_of_game(u64::from(k), [a, b]),
+                        seats: crate::schedule::seats_of_game(u64::from(k), [a, b]).to_vec(),
                         pair: swiss_pair(round, games, k),
                     },
                 };
@@ -693,8 +691,13 @@ impl Halted {
 
 /// The game and its bots, for messages.
 fn named(spec: &Spec, job: &Job) -> String {
-    let [a, b] = job.planned.seats.map(|i| spec.bots[i].name.as_str());
-    format!("game {} ({a} vs {b})", job.id)
+    let names: Vec<&str> = job
+        .planned
+        .seats
+        .iter()
+        .map(|&i| spec.bots[i].name.as_str())
+        .collect();
+    format!("game {} ({})", job.id, names.join(" vs "))
 }
 
 /// Play one game, setting it up again when arena could not (no processes or memory left for a
@@ -902,17 +905,18 @@ fn setup(spec: &Spec, dir: &Path, job: &Job, live: Option<&Live>) -> MatchSetup 
     let players = job
         .planned
         .seats
-        .map(|i| Player {
+        .iter()
+        .map(|&i| Player {
             name: spec.bots[i].name.clone(),
             bot: spec.bots[i].bot.clone(),
         })
-        .into();
+        .collect();
     MatchSetup {
         game: spec.game,
         params: spec.params.clone(),
         seed: match spec.referee {
             // Both seatings of a pair on one map, as cg-brutaltester's `-s` plays them.
-            Some(_) => crate::schedule::pair_seed(spec.seed, job.planned.pair, job.planned.seats),
+            Some(_) => crate::schedule::pair_seed(spec.seed, job.planned.pair, &job.planned.seats),
             None => derive_seed(spec.seed, job.id),
         },
         players,

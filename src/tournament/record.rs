@@ -65,7 +65,7 @@ impl Cycle {
 
     /// The cycle's games as the schedule plans them: id, round, opening pair, and the bots'
     /// names by seat. Every cycle plays the same openings.
-    pub fn games(&self, format: Format, games_per_pairing: u32) -> Vec<(u64, u32, u64, [&str; 2])> {
+    pub fn games(&self, format: Format, games_per_pairing: u32) -> Vec<(u64, u32, u64, Vec<&str>)> {
         plan(format, &self.bots, games_per_pairing)
             .into_iter()
             .enumerate()
@@ -74,7 +74,10 @@ impl Cycle {
                     self.first_id + i as u64,
                     self.first_round - 1 + p.round,
                     p.pair,
-                    p.seats.map(|s| self.bots[s].name.as_str()),
+                    p.seats
+                        .iter()
+                        .map(|&s| self.bots[s].name.as_str())
+                        .collect(),
                 )
             })
             .collect()

@@ -195,7 +195,7 @@ impl Duel {
     fn seed_of(&self, i: usize) -> u64 {
         let n = self.bots.len();
         match (&self.matched.referee, n) {
-            (Some(_), 2) => crate::schedule::pair_seed(self.seed, pair_of_game(i as u32), [0, 1]),
+            (Some(_), 2) => crate::schedule::pair_seed(self.seed, pair_of_game(i as u32), &[0, 1]),
             (Some(_), _) => derive_seed(derive_seed(self.seed, (i / n) as u64), n as u64),
             (None, _) => derive_seed(self.seed, i as u64),
         }
