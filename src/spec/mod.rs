@@ -20,6 +20,9 @@ pub enum Format {
     RoundRobin,
     Gauntlet,
     Swiss,
+    /// Games of more players than a round-robin of every group can take: every bot the same
+    /// number of games, pairs and seats as even as the design allows.
+    Pods,
 }
 
 impl Format {
@@ -28,6 +31,7 @@ impl Format {
             Format::RoundRobin => "round-robin",
             Format::Gauntlet => "gauntlet",
             Format::Swiss => "swiss",
+            Format::Pods => "pods",
         }
     }
 }
@@ -93,6 +97,11 @@ pub struct Spec {
     pub games_per_pairing: u32,
     /// Swiss rounds.
     pub rounds: u32,
+    /// How many play each game: the game's number, or `players` for a game that takes several
+    /// (`[referee] players` for a referee program's).
+    pub players: usize,
+    /// Pods: the games each bot plays.
+    pub games_per_bot: u32,
     pub timeout: Duration,
     pub startup_timeout: Duration,
     pub seed: u64,
@@ -126,6 +135,8 @@ struct Raw {
     format: Option<Spanned<Format>>,
     games_per_pairing: Option<Spanned<u32>>,
     rounds: Option<Spanned<u32>>,
+    players: Option<Spanned<i64>>,
+    games_per_bot: Option<Spanned<u32>>,
     timeout: Option<Spanned<f64>>,
     startup_timeout: Option<Spanned<f64>>,
     seed: Option<u64>,
@@ -187,20 +198,6 @@ fn referee_of(
 ) -> Result<crate::referee::program::RefereeProgram> {
     use crate::referee::program::RefereeProgram;
     let r = raw.get_ref();
-    // Tournaments schedule and rate pairs: games of more players are played by `arena match`.
-    if let Some(p) = &r.players
-        && *p.get_ref() != 2
-    {
-        return Err(src.at(
-            Some(p.span()),
-            format!(
-                "referee: players = {}: a tournament's games are for 2 players; play a \
-                 referee game of {} with `arena match`",
-                p.get_ref(),
-                p.get_ref()
-            ),
-        ));
-    }
     for (key, value) in [
         ("timeout", &r.timeout),
         ("startup_timeout", &r.startup_timeout),
@@ -369,6 +366,7 @@ impl Spec {
             .format
             .as_ref()
             .map_or(Format::RoundRobin, |f| *f.get_ref());
+        let players = players_of(&src, &raw, game)?;
 
         // Parameters one by one, so that an error points at the parameter at fault.
         let mut pairs = Vec::new();
@@ -423,7 +421,25 @@ impl Spec {
         }
         if let Some(g) = &raw.games_per_pairing {
             let n = *g.get_ref();
-            if format == Format::Swiss && n > 1 && n % 2 == 1 {
+            if format == Format::Pods {
+                return Err(src.at(
+                    Some(g.span()),
+                    "games_per_pairing is not for pods: say how many games each bot plays with \
+                     games_per_bot",
+                ));
+            }
+            if players > 2 && !n.is_multiple_of(players as u32) && !(format == Format::Swiss && n == 1) {
+                return Err(src.at(
+                    Some(g.span()),
+                    format!(
+                        "games_per_pairing = {n}: with {players} players a group's games rotate \
+                         its seats every {players} games (each bot in each seat once); use a \
+                         multiple of {players}{}",
+                        if format == Format::Swiss { ", or 1" } else { "" }
+                    ),
+                ));
+            }
+            if players == 2 && format == Format::Swiss && n > 1 && n % 2 == 1 {
                 return Err(src.at(
                     Some(g.span()),
                     format!(
@@ -563,6 +579,25 @@ impl Spec {
             if seeds == 0 || seeds == bots.len() {
                 return Err(src.at(whole, "a gauntlet needs at least one bot with seed = true (the reference bots) and one without"));
             }
+            if seeds + 1 < players {
+                return Err(src.at(
+                    whole,
+                    format!(
+                        "a gauntlet of {players}-player games needs at least {} reference bots \
+                         (seed = true) to sit beside each bot, this one has {seeds}",
+                        players - 1
+                    ),
+                ));
+            }
+        }
+        if bots.len() < players {
+            return Err(src.at(
+                whole,
+                format!(
+                    "games of {players} players need at least {players} bots, this spec has {}",
+                    bots.len()
+                ),
+            ));
         }
         if format == Format::Swiss && bots.len() > bounds::SWISS_BOTS {
             return Err(src.at(
@@ -575,20 +610,37 @@ impl Spec {
                 ),
             ));
         }
-        // A swiss plays one game per pairing unless asked for a mini-match.
-        let default_games = if format == Format::Swiss { 1 } else { 2 };
+        // A swiss plays one game per pairing unless asked for a mini-match; the other formats a
+        // rotation of the seats (two games for two players, seats swapped).
+        let default_games = match format {
+            Format::Swiss => 1,
+            _ => players as u32,
+        };
         let games_per_pairing = raw
             .games_per_pairing
             .as_ref()
             .map_or(default_games, |g| *g.get_ref());
-        let schedule = schedule_size(format, &bots, games_per_pairing);
+        let games_per_bot = games_per_bot_of(&src, &raw, format, players, bots.len())?;
+        let schedule = schedule_size(format, &bots, players, games_per_pairing, games_per_bot);
         if schedule > bounds::SCHEDULE {
+            let per = match format {
+                Format::Pods => format!("{games_per_bot} per bot"),
+                _ => format!("{games_per_pairing} per pairing"),
+            };
+            let fix = match (format, players) {
+                (Format::RoundRobin, 3..) => "play format = \"pods\" (every bot the same number of games, pairs and seats balanced)",
+                (Format::Pods, _) => "lower games_per_bot",
+                _ => "lower games_per_pairing or split the bots into groups",
+            };
             return Err(src.at(
-                raw.games_per_pairing.as_ref().map(|g| g.span()).or(whole),
+                raw.games_per_pairing
+                    .as_ref()
+                    .or(raw.games_per_bot.as_ref())
+                    .map(|g| g.span())
+                    .or(whole),
                 format!(
-                    "this schedule has {schedule} games ({} bots, {} format, {games_per_pairing} \
-                     per pairing); at most {} are played in one run: lower games_per_pairing or \
-                     split the bots into groups",
+                    "this schedule has {schedule} games ({} bots, {} format, {per}); at most {} \
+                     are played in one run: {fix}",
                     bots.len(),
                     format.as_str(),
                     bounds::SCHEDULE
@@ -602,6 +654,8 @@ impl Spec {
             game,
             format,
             games_per_pairing,
+            players,
+            games_per_bot,
             rounds: raw
                 .rounds
                 .map_or(n.log2().ceil() as u32 + 2, |r| r.into_inner()),
@@ -674,17 +728,116 @@ fn openings_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<Optio
 }
 
 /// How many games one cycle of the schedule plays (a Swiss: per round).
-fn schedule_size(format: Format, bots: &[Entrant], games_per_pairing: u32) -> u64 {
+fn schedule_size(
+    format: Format,
+    bots: &[Entrant],
+    players: usize,
+    games_per_pairing: u32,
+    games_per_bot: u32,
+) -> u64 {
     let n = bots.len() as u64;
-    let pairings = match format {
-        Format::RoundRobin => n * n.saturating_sub(1) / 2,
+    let k = players as u64;
+    let groups = match format {
+        Format::RoundRobin => choose(n, k),
         Format::Gauntlet => {
             let seeds = bots.iter().filter(|b| b.seed).count() as u64;
-            seeds * (n - seeds)
+            (n - seeds).saturating_mul(choose(seeds, k - 1))
         }
-        Format::Swiss => n / 2,
+        Format::Swiss => n / k,
+        Format::Pods => return n.saturating_mul(u64::from(games_per_bot)).div_ceil(k),
     };
-    pairings.saturating_mul(u64::from(games_per_pairing))
+    groups.saturating_mul(u64::from(games_per_pairing))
+}
+
+/// The groups of `k` among `n`, saturating (a bound only).
+fn choose(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k.min(n - k)).fold(1u64, |c, i| c.saturating_mul(n - i) / (i + 1))
+}
+
+/// How many play each game: the game's number; for a game that takes several, the spec's
+/// `players`, for a referee program's `[referee] players` (2 unless said).
+fn players_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<usize> {
+    let from_referee = raw
+        .referee
+        .as_ref()
+        .and_then(|r| r.get_ref().players.as_ref());
+    let given = match (&raw.players, from_referee) {
+        (Some(p), Some(_)) => {
+            return Err(src.at(
+                Some(p.span()),
+                "players is said in [referee]: leave it out here",
+            ));
+        }
+        (Some(p), None) | (None, Some(p)) => Some(p),
+        (None, None) => None,
+    };
+    let (low, high) = (*game.players.start(), *game.players.end());
+    let Some(p) = given else {
+        if low == high || raw.referee.is_some() {
+            return Ok(low);
+        }
+        return Err(src.at(
+            Some(0..0),
+            format!(
+                "{} is played by {}: say how many play each game with players = N",
+                game.name,
+                game.players_text()
+            ),
+        ));
+    };
+    let n = *p.get_ref();
+    if n < low as i64 || n > high as i64 {
+        let what = if raw.referee.is_some() {
+            "a referee program's game"
+        } else {
+            game.name
+        };
+        return Err(src.at(
+            Some(p.span()),
+            format!("players = {n}: {what} is played by {}", game.players_text()),
+        ));
+    }
+    Ok(n as usize)
+}
+
+/// Pods: `games_per_bot`, which the format needs and no other takes.
+fn games_per_bot_of(
+    src: &Source,
+    raw: &Raw,
+    format: Format,
+    players: usize,
+    bots: usize,
+) -> Result<u32> {
+    match (&raw.games_per_bot, format) {
+        (None, Format::Pods) => Err(src.at(
+            raw.format.as_ref().map(|f| f.span()),
+            "format = \"pods\" needs games_per_bot: how many games each bot plays",
+        )),
+        (None, _) => Ok(0),
+        (Some(g), Format::Pods) => {
+            let n = *g.get_ref();
+            if !(1..=bounds::GAMES_PER_PAIRING).contains(&n) {
+                return Err(src.at(
+                    Some(g.span()),
+                    format!("games_per_bot must be from 1 to {}", bounds::GAMES_PER_PAIRING),
+                ));
+            }
+            if bots < players {
+                return Err(src.at(
+                    Some(g.span()),
+                    format!("pods of {players} need at least {players} bots, this spec has {bots}"),
+                ));
+            }
+            Ok(n)
+        }
+        (Some(g), _) => Err(src.at(
+            Some(g.span()),
+            "games_per_bot is for format = \"pods\" only (the others: games_per_pairing)",
+        )),
+    }
 }
 
 #[cfg(test)]

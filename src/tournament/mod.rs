@@ -94,7 +94,7 @@ struct Results {
 
 impl Results {
     fn open(dir: &Path, spec: &Spec) -> Result<Results> {
-        let (journal, rows) = Journal::open(&dir.join("games.csv"), 2)?;
+        let (journal, rows) = Journal::open(&dir.join("games.csv"), spec.players)?;
         let order: Vec<String> = spec.bots.iter().map(|b| b.name.clone()).collect();
         Ok(Results {
             dir: dir.to_path_buf(),

@@ -97,6 +97,12 @@ pub struct Record {
     /// Swiss.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounds: Option<u32>,
+    /// How many play each game; absent (2) in records of two-player games.
+    #[serde(default = "two", skip_serializing_if = "is_two")]
+    pub players: usize,
+    /// Pods.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_per_bot: Option<u32>,
     pub ladder: bool,
     /// The bots, in the spec's order (seats come from it). A ladder's last run's, for reading:
     /// each cycle holds its own.
@@ -116,6 +122,14 @@ pub struct Record {
     /// from records written before they were kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<Settings>,
+}
+
+fn two() -> usize {
+    2
+}
+
+fn is_two(n: &usize) -> bool {
+    *n == 2
 }
 
 /// The openings a folder's games were played with. The file's positions themselves, not its
@@ -184,9 +198,12 @@ impl Record {
             params: spec.params.pairs().into_iter().collect(),
             seed: spec.seed,
             format: spec.format.as_str().to_string(),
-            games_per_pairing: (!swiss || spec.games_per_pairing > 1)
+            // A swiss's is recorded only for mini-matches; pods have none.
+            games_per_pairing: (spec.format != Format::Pods && (!swiss || spec.games_per_pairing > 1))
                 .then_some(spec.games_per_pairing),
             rounds: swiss.then_some(spec.rounds),
+            players: spec.players,
+            games_per_bot: (spec.format == Format::Pods).then_some(spec.games_per_bot),
             ladder: spec.ladder,
             bots: bots_of(spec, !bots_may_change(spec)),
             cycles: Vec::new(),
@@ -329,6 +346,12 @@ impl Record {
         };
         differ("games_per_pairing", games(self), games(now));
         differ("rounds", number(self.rounds), number(now.rounds));
+        differ("players", self.players.to_string(), now.players.to_string());
+        differ(
+            "games_per_bot",
+            number(self.games_per_bot),
+            number(now.games_per_bot),
+        );
         differ("ladder", self.ladder.to_string(), now.ladder.to_string());
         let (was, is) = (self.openings.as_ref(), now.openings.as_ref());
         // The order of a file's positions; without a file on both sides, the file says it all.
