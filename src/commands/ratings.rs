@@ -14,8 +14,26 @@ pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
     let mut rows = Vec::new();
     // Shards and ladders merge; the same file given twice would count its games twice.
     let mut seen: BTreeMap<(u64, u64, Vec<String>), &Path> = BTreeMap::new();
+    // Files of one number of players: a game of four and a game of two are not the same game
+    // (their points and ratings mean other things), and a table of both would mix them.
+    let mut players: Option<(usize, &Path)> = None;
     for f in files {
-        for row in read_games(f)? {
+        let rows_of = read_games(f)?;
+        if let Some(n) = rows_of.first().map(|r| r.players()) {
+            match players {
+                Some((m, first)) if m != n => {
+                    return Err(Error::Usage(format!(
+                        "{} holds games of {n} players and {} games of {m}: rate the games of \
+                         each number of players apart",
+                        f.display(),
+                        first.display()
+                    )));
+                }
+                None => players = Some((n, f.as_path())),
+                _ => {}
+            }
+        }
+        for row in rows_of {
             let key = (row.id, row.seed, row.seats.clone());
             if let Some(first) = seen.insert(key, f.as_path()) {
                 return Err(Error::Usage(format!(

@@ -59,6 +59,13 @@ pub struct Standing {
     /// `perfect` or `zero` when the bot won or lost every game: its Elo is then held finite
     /// by the fit's prior, not by its results.
     pub marked: String,
+    /// Games of more than two players: the bot's average place (1 the best). Absent from the
+    /// two-player tables, whose columns stay as they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub average_place: Option<f64>,
+    /// How many played each game: the table's columns follow (`standings_csv`).
+    #[serde(skip)]
+    pub players: usize,
 }
 
 /// Every bot named in `order` (first, in that order) or in the rows.
@@ -125,8 +132,11 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
             crashes: 0,
             illegal: 0,
             marked: String::new(),
+            average_place: None,
+            players: rows.first().map_or(2, GameRow::players),
         })
         .collect();
+    let mut place_sums = vec![0u32; names.len()];
     for row in rows.iter().filter(|r| r.counts()) {
         let points = row.scores();
         let winner = row.winner();
@@ -134,6 +144,7 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
             let t = &mut table[index[name.as_str()]];
             t.games += 1;
             t.score += points[s];
+            place_sums[index[name.as_str()]] += u32::from(row.places.of(s));
             // Won: first alone; drawn: first, shared, with points (not when all lost).
             match (winner, row.places.of(s)) {
                 (Some(w), _) if w == name => t.wins += 1,
@@ -153,6 +164,9 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
     let elo = ratings::bradley_terry(names.len(), &scores);
     let glicko = ratings::glicko2(names.len(), &scores);
     for (i, t) in table.iter_mut().enumerate() {
+        if t.players > 2 && t.games > 0 {
+            t.average_place = Some(f64::from(place_sums[i]) / f64::from(t.games));
+        }
         t.elo = elo[i].elo;
         t.elo_error = Some(elo[i].error).filter(|e| e.is_finite());
         (t.glicko2, t.glicko2_rd) = glicko[i];
@@ -176,7 +190,12 @@ fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
+/// `standings.csv`. Two-player games keep the columns they always had; games of more have
+/// `average_place` in the place of `draws` and `losses`, and `points` for `score`.
 pub fn standings_csv(table: &[Standing]) -> Vec<u8> {
+    if table.first().is_some_and(|t| t.players > 2) {
+        return standings_csv_places(table);
+    }
     let mut w = csv::Writer::from_writer(Vec::new());
     for t in table {
         let mut t = t.clone();
@@ -189,8 +208,53 @@ pub fn standings_csv(table: &[Standing]) -> Vec<u8> {
     w.into_inner().expect("a Vec takes all")
 }
 
+fn standings_csv_places(table: &[Standing]) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "rank",
+        "bot",
+        "games",
+        "wins",
+        "average_place",
+        "points",
+        "elo",
+        "elo_error",
+        "glicko2",
+        "glicko2_rd",
+        "timeouts",
+        "crashes",
+        "illegal",
+        "marked",
+    ])
+    .expect("in memory");
+    let opt = |x: Option<f64>, f: fn(f64) -> f64| x.map_or(String::new(), |x| f(x).to_string());
+    for t in table {
+        w.write_record([
+            t.rank.to_string(),
+            t.bot.clone(),
+            t.games.to_string(),
+            t.wins.to_string(),
+            opt(t.average_place, |p| (p * 100.0).round() / 100.0),
+            ((t.score * 1000.0).round() / 1000.0).to_string(),
+            round1(t.elo).to_string(),
+            opt(t.elo_error, round1),
+            round1(t.glicko2).to_string(),
+            round1(t.glicko2_rd).to_string(),
+            t.timeouts.to_string(),
+            t.crashes.to_string(),
+            t.illegal.to_string(),
+            t.marked.clone(),
+        ])
+        .expect("in memory");
+    }
+    w.into_inner().expect("a Vec takes all")
+}
+
 /// The standings as a table for people.
 pub fn standings_text(table: &[Standing]) -> String {
+    if table.first().is_some_and(|t| t.players > 2) {
+        return standings_text_places(table);
+    }
     let width = table.iter().map(|t| t.bot.len()).max().unwrap_or(3).max(3);
     let mut s = format!(
         "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>13}  {:>13}  {:>4} {:>4} {:>4}\n",
@@ -218,6 +282,30 @@ pub fn standings_text(table: &[Standing]) -> String {
     }
     if table.iter().any(|t| !t.marked.is_empty()) {
         s.push_str("* won or lost every game: the rating is held finite by the fit's prior.\n");
+    }
+    s
+}
+
+/// The standings of games of more than two players, for people: places and points.
+fn standings_text_places(table: &[Standing]) -> String {
+    let width = table.iter().map(|t| t.bot.len()).max().unwrap_or(3).max(3);
+    let mut s = format!(
+        "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7}  {:>13}  {:>13}  {:>4} {:>5} {:>4}\n",
+        "rank", "bot", "games", "won", "avg place", "points", "elo (95%)", "glicko2 (rd)", "time",
+        "crash", "bad"
+    );
+    for t in table {
+        let mark = if t.marked.is_empty() { " " } else { "*" };
+        let place = t.average_place.map_or("-".to_string(), |p| format!("{p:.2}"));
+        s.push_str(&format!(
+            "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7.2}  {:>6.0}{mark}± {:<4}  {:>6.0} ({:>4.0})  {:>4} {:>5} {:>4}\n",
+            t.rank, t.bot, t.games, t.wins, place, t.score, t.elo,
+            t.elo_error.map_or("-".to_string(), |e| format!("{e:.0}")),
+            t.glicko2, t.glicko2_rd, t.timeouts, t.crashes, t.illegal
+        ));
+    }
+    if table.iter().any(|t| !t.marked.is_empty()) {
+        s.push_str("* first or last in every game: the rating is held finite by the fit's prior.\n");
     }
     s
 }

@@ -52,15 +52,20 @@ function drawStandings() {
   if (!isFinite(lo)) { lo = -100; hi = 100; }
   // The table fits 1280 px: the interval's heading wraps over its bars, a long name is cut short
   // (in full on hover). A wider table scrolls alone, its rank and bot columns fixed (report.css).
-  t.innerHTML = `<thead><tr><th class="rank">rank</th><th class="name bot">bot</th><th>games</th><th>won</th><th>drawn</th><th>lost</th><th>score</th>
+  // Games of more than two players: the average place where two players have draws and losses.
+  const places = rows.some((s) => s.average_place !== undefined);
+  const counts = places ? `<th title="first place, alone">won</th><th>avg place</th><th title="(N - place) / (N - 1) a game">points</th>` : `<th>won</th><th>drawn</th><th>lost</th><th>score</th>`;
+  t.innerHTML = `<thead><tr><th class="rank">rank</th><th class="name bot">bot</th><th>games</th>${counts}
     <th>Elo</th><th>±&nbsp;95%</th><th class="name interval">Elo with its 95% interval <span class="range">(${Math.round(lo)} to ${Math.round(hi)})</span></th><th>Glicko-2</th><th>RD</th>
     <th title="games lost by timeout">timeouts</th><th title="games lost by a crash">crashes</th><th title="illegal moves and protocol errors">illegal</th></tr></thead>`;
   const body = el("tbody");
   for (const s of rows) {
     const tr = el("tr", { "data-bot": s.bot });
     const mark = s.marked ? ` <span class="mark" title="${s.marked === "perfect" ? "won every game" : "lost every game"}: the rating is held finite by the fit's prior">*</span>` : "";
-    tr.innerHTML = `<td class="rank">${s.rank}</td><td class="name bot" title="${esc(s.bot)}">${esc(s.bot)}</td><td>${s.games}</td><td>${s.wins}</td><td>${s.draws}</td><td>${s.losses}</td>
-      <td>${pts(s.score)}</td><td class="elo">${num(s.elo)}${mark}</td><td>${num(s.elo_error)}</td><td class="bar"></td><td>${num(s.glicko2)}</td><td>${num(s.glicko2_rd)}</td>
+    const cells = places
+      ? `<td>${s.wins}</td><td>${s.average_place === undefined ? "-" : s.average_place.toFixed(2)}</td><td>${s.score.toFixed(2)}</td>`
+      : `<td>${s.wins}</td><td>${s.draws}</td><td>${s.losses}</td><td>${pts(s.score)}</td>`;
+    tr.innerHTML = `<td class="rank">${s.rank}</td><td class="name bot" title="${esc(s.bot)}">${esc(s.bot)}</td><td>${s.games}</td>${cells}<td class="elo">${num(s.elo)}${mark}</td><td>${num(s.elo_error)}</td><td class="bar"></td><td>${num(s.glicko2)}</td><td>${num(s.glicko2_rd)}</td>
       <td>${s.timeouts}</td><td>${s.crashes}</td><td>${s.illegal}</td>`;
     tr.querySelector("td.bar").appendChild(errorBar(s, lo, hi));
     body.appendChild(tr);
@@ -84,6 +89,8 @@ function drawCrosstable() {
     return;
   }
   const order = D.standings.map((s) => D.bots.indexOf(s.bot));
+  // Games of more than two players: a cell counts the games the row finished ahead of the column.
+  const many = D.games.some((g) => g[2].length > 2);
   let html = `<table><thead><tr><th class="name">bot</th>`;
   order.forEach((b, k) => { html += `<th class="col" title="${esc(D.bots[b])}">${k + 1}. ${esc(D.bots[b])}</th>`; });
   html += `<th>score</th></tr></thead><tbody>`;
@@ -95,7 +102,8 @@ function drawCrosstable() {
       if (a === b) { html += `<td class="self"></td>`; continue; }
       if (!c) { html += `<td></td>`; continue; }
       total += c[0]; games += c[1];
-      html += `<td data-a="${a}" data-b="${b}" style="background:${scoreColour(c[0] / c[1])}" title="${esc(D.bots[a])} against ${esc(D.bots[b])}: ${pts(c[0])} of ${c[1]}">${pts(c[0])}/${c[1]}</td>`;
+      const said = many ? `${esc(D.bots[a])} finished ahead of ${esc(D.bots[b])} in ${pts(c[0])} of the ${c[1]} games they met (a tie counts half)` : `${esc(D.bots[a])} against ${esc(D.bots[b])}: ${pts(c[0])} of ${c[1]}`;
+      html += `<td data-a="${a}" data-b="${b}" style="background:${scoreColour(c[0] / c[1])}" title="${said}">${pts(c[0])}/${c[1]}</td>`;
     }
     html += `<td>${pts(total)}/${games}</td></tr>`;
   });
