@@ -1,0 +1,247 @@
+//! Tournaments of games of more than two players: a 4-player Tron round-robin killed and
+//! resumed records every game once; shards merge to the unsharded tables; a ladder night adds a
+//! bot; pods balance the field; the examples run; a field of known strength comes out in order.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use common::*;
+
+/// A spec of `head` and bots `(name, command)`, written into `dir`.
+fn spec<C: AsRef<str>>(dir: &Path, head: &str, bots: &[(&str, C)]) -> PathBuf {
+    let mut text = format!("{head}\n");
+    for (name, command) in bots {
+        let command = command.as_ref();
+        text.push_str(&format!("\n[[bot]]\nname = \"{name}\"\ncommand = \"{command}\"\n"));
+    }
+    let path = dir.join("spec.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run_into(path: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    arena()
+        .arg("run")
+        .arg(path)
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap()
+}
+
+fn ok(output: &std::process::Output) -> String {
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{said}");
+    said
+}
+
+fn csv(path: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+const TRON: &str = "name = \"t\"\ngame = \"tron\"\nplayers = 4\nformat = \"round-robin\"\n\
+                    games_per_pairing = 4\nseed = 3\njobs = 2";
+
+/// Four built-ins and a Python bot, whose games are slow enough to be killed midway.
+fn five_tron_bots() -> Vec<(&'static str, String)> {
+    vec![
+        ("fill", "builtin:fill".into()),
+        ("random", "builtin:random".into()),
+        ("fill-2", "builtin:fill".into()),
+        ("random-2", "builtin:random".into()),
+        ("slow", bot("tron_bot.py", "legal")),
+    ]
+}
+
+/// 5 bots, every group of 4 (5 groups), 4 games each with the seats rotated: 20 games. Killed
+/// with SIGKILL midway, then resumed: every game once, each bot in each seat of each of its
+/// groups once.
+#[test]
+fn a_four_player_round_robin_killed_and_resumed_records_every_game_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = spec(dir.path(), TRON, &five_tron_bots());
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("arena"))
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_lines(&out, 4);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = games(&out).len();
+    assert!(before < 20, "killed midway");
+    let said = ok(&run_into(&path, &out, &["--resume"]));
+    assert!(said.contains(&format!("resuming: {before} games on record")), "{said}");
+    let rows = games(&out);
+    let ids: Vec<u64> = rows.iter().map(|r| r["id"].parse().unwrap()).collect();
+    let unique: BTreeSet<u64> = ids.iter().copied().collect();
+    assert_eq!(ids.len(), unique.len(), "a game was played twice: {ids:?}");
+    assert_eq!(unique, (1..=20).collect());
+    // Each group of four plays four games, each of its bots in each seat once.
+    let mut seats: BTreeMap<(Vec<String>, String), BTreeSet<usize>> = BTreeMap::new();
+    for r in &rows {
+        let mut group: Vec<String> = (0..4).map(|s| r[&format!("seat{s}")].clone()).collect();
+        group.sort();
+        for s in 0..4 {
+            let placed = seats.entry((group.clone(), r[&format!("seat{s}")].clone())).or_default();
+            assert!(placed.insert(s), "a bot sat twice in seat {s} of its group: {r:?}");
+        }
+    }
+    assert_eq!(seats.len(), 5 * 4);
+    assert!(seats.values().all(|s| s.len() == 4));
+    let standings = csv(&out.join("standings.csv"));
+    assert_eq!(standings.len(), 5);
+    assert!(standings[0].contains_key("average_place"), "{standings:?}");
+    assert!(out.join("report.html").is_file());
+    assert!(ok(&run_into(&path, &out, &[])).contains("nothing to play"));
+}
+
+/// The same round-robin split in two shards and merged by `arena ratings` gives the tables of
+/// the run played whole.
+#[test]
+fn shards_of_a_four_player_round_robin_merge_to_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots: Vec<(&str, String)> = five_tron_bots()[..4]
+        .iter()
+        .cloned()
+        .chain([("random-3", "builtin:random".to_string())])
+        .collect();
+    let path = spec(dir.path(), TRON, &bots);
+    let at = |name: &str| dir.path().join(name);
+    ok(&run_into(&path, &at("all"), &[]));
+    ok(&run_into(&path, &at("a"), &["--shard", "1/2"]));
+    ok(&run_into(&path, &at("b"), &["--shard", "2/2"]));
+    let merged = at("merged");
+    let output = arena()
+        .arg("ratings")
+        .arg(at("a").join("games.csv"))
+        .arg(at("b").join("games.csv"))
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    ok(&output);
+    let key = |dir: &Path| -> Vec<BTreeMap<String, String>> {
+        let mut rows = csv(&dir.join("standings.csv"));
+        rows.iter_mut().for_each(|r| {
+            r.remove("rank");
+        });
+        rows.sort_by(|a, b| a["bot"].cmp(&b["bot"]));
+        rows
+    };
+    assert_eq!(key(&merged), key(&at("all")));
+    // Files of two and of four players are not merged into one table.
+    let two = at("two");
+    roshambo_duel(&two, &["--games", "2"]);
+    let output = arena()
+        .arg("ratings")
+        .arg(at("all").join("games.csv"))
+        .arg(two.join("games.csv"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("holds games of 2 players and"));
+}
+
+/// A ladder of 3-player games: a night with a bot more plays the new bot's groups.
+#[test]
+fn a_ladder_night_of_three_player_games_adds_a_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "name = \"l\"\ngame = \"tron\"\nplayers = 3\nladder = true\n\
+                games_per_pairing = 3\nseed = 9";
+    let mut bots = vec![
+        ("a", "builtin:fill"),
+        ("b", "builtin:random"),
+        ("c", "builtin:random"),
+    ];
+    let out = dir.path().join("out");
+    ok(&run_into(&spec(dir.path(), head, &bots), &out, &[]));
+    assert_eq!(games(&out).len(), 3, "one group, one rotation");
+    bots.push(("d", "builtin:fill"));
+    ok(&run_into(&spec(dir.path(), head, &bots), &out, &[]));
+    let rows = games(&out);
+    // The second night: every group of three of four, a rotation each.
+    assert_eq!(rows.len(), 3 + 4 * 3);
+    assert!(rows.iter().any(|r| (0..3).any(|s| r[&format!("seat{s}")] == "d")));
+    let ids: BTreeSet<u64> = rows.iter().map(|r| r["id"].parse().unwrap()).collect();
+    assert_eq!(ids.len(), rows.len());
+}
+
+/// Pods: every bot plays the same number of games, and the run says how even the field was.
+#[test]
+fn pods_give_every_bot_the_same_games_and_say_how_balanced_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "name = \"p\"\ngame = \"tron\"\nplayers = 4\nformat = \"pods\"\n\
+                games_per_bot = 8\nseed = 2\njobs = 2";
+    let bots: Vec<(String, &str)> = (0..8)
+        .map(|i| (format!("b{i}"), if i % 2 == 0 { "builtin:fill" } else { "builtin:random" }))
+        .collect();
+    let bots: Vec<(&str, &str)> = bots.iter().map(|(n, c)| (n.as_str(), *c)).collect();
+    let said = ok(&run_into(&spec(dir.path(), head, &bots), &dir.path().join("out"), &[]));
+    assert!(said.contains("meet"), "the balance is said: {said}");
+    let rows = games(&dir.path().join("out"));
+    assert_eq!(rows.len(), 8 * 8 / 4);
+    let mut per_bot: BTreeMap<String, u32> = BTreeMap::new();
+    for r in &rows {
+        for s in 0..4 {
+            *per_bot.entry(r[&format!("seat{s}")].clone()).or_default() += 1;
+        }
+    }
+    assert!(per_bot.values().all(|&n| n == 8), "{per_bot:?}");
+}
+
+/// Bots of known strength (fill beats random) come out in that order in the standings.
+#[test]
+fn a_field_of_known_strength_comes_out_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "name = \"k\"\ngame = \"tron\"\nplayers = 3\nformat = \"pods\"\n\
+                games_per_bot = 12\nseed = 4\njobs = 2";
+    let bots = [
+        ("fill-a", "builtin:fill"),
+        ("fill-b", "builtin:fill"),
+        ("random-a", "builtin:random"),
+        ("random-b", "builtin:random"),
+        ("random-c", "builtin:random"),
+        ("random-d", "builtin:random"),
+    ];
+    let out = dir.path().join("out");
+    ok(&run_into(&spec(dir.path(), head, &bots), &out, &[]));
+    let standings = csv(&out.join("standings.csv"));
+    let top: BTreeSet<&str> = standings[..2].iter().map(|r| r["bot"].as_str()).collect();
+    assert_eq!(top, ["fill-a", "fill-b"].into_iter().collect(), "{standings:?}");
+}
+
+/// The example specs of games of more players run as they are.
+#[test]
+fn the_examples_of_more_players_run() {
+    for example in ["tron.toml", "numbers.toml"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tournaments").join(example);
+        let out = dir.path().join("out");
+        ok(&run_into(&path, &out, &["--jobs", "2"]));
+        assert!(!games(&out).is_empty(), "{example}");
+        assert!(out.join("standings.csv").is_file());
+    }
+}
