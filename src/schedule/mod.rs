@@ -1,7 +1,33 @@
 //! Schedules: who plays whom, in which seat, in which round.
 
+pub mod balance;
+mod meetings;
+pub mod pods;
 pub mod round_robin;
+mod seating;
 pub mod swiss;
+
+/// Refuses a field that `format` ("a swiss", ...) cannot schedule in games of `k` players: `k`
+/// out of 2 to 8, fewer bots than `k`, or more than `max`.
+pub(crate) fn check_field(format: &str, n: usize, k: usize, max: usize) -> Result<(), String> {
+    use crate::games::MAX_SEATS;
+    if !(2..=MAX_SEATS).contains(&k) {
+        return Err(format!(
+            "games of {k} players: a game seats 2 to {MAX_SEATS}"
+        ));
+    }
+    if n < k {
+        return Err(format!(
+            "{format} of games of {k} players needs at least {k} bots; this one has {n}"
+        ));
+    }
+    if n > max {
+        return Err(format!(
+            "{format} takes at most {max} bots; this one has {n}"
+        ));
+    }
+    Ok(())
+}
 
 /// A game the schedule calls for: indices into the tournament's bots.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,4 +1,9 @@
-//! Round-robin and gauntlet schedules: who plays whom, in which seat, in which round.
+//! Round-robin and gauntlet schedules: who plays whom, in which seat, in which round; for games
+//! of more than two players, [`groups`] and [`gauntlet_groups`].
+
+mod groups;
+
+pub use groups::{MAX_GROUPS, gauntlet_groups, groups};
 
 use super::{Planned, pair_of_game};
 

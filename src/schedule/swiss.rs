@@ -1,4 +1,5 @@
-//! Swiss-system pairing: one round at a time, by minimum-cost perfect matching.
+//! Swiss-system pairing: one round at a time, by minimum-cost perfect matching. Games of more
+//! than two players are paired in pods by [`pair_pods`] (its own documentation).
 //!
 //! [`pair_round`] is a pure function (no I/O, no randomness): given every
 //! player's score, past opponents, bye and seat history it returns the games
@@ -69,6 +70,10 @@
 //! a much finer grid with hundreds of distinct values can need `i128`, which
 //! doubles the memory and is slower (1.3 to 1.6 s and 143 MB resident for a
 //! 1,001-player test with a thousand distinct scores on a 0.0123 grid).
+
+mod pods;
+
+pub use pods::{PodPlayer, Pods, pair_pods};
 
 use integer_blossom::{Weight, min_weight_perfect_matching};
 
