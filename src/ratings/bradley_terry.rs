@@ -1,7 +1,8 @@
 //! Bradley-Terry maximum-likelihood ratings on the Elo scale (documented on [`bradley_terry`]).
 
 use super::linalg::{dot, inverse_diagonal, pcg};
-use super::{EloEstimate, GameScore, pair_results};
+use super::plackett_luce::{Rankings, SHARE};
+use super::{EloEstimate, GameScore, PairResult, pair_results};
 use std::f64::consts::LN_10;
 
 /// Virtual draws each player gets against a virtual player rated at the mean (0).
@@ -80,36 +81,85 @@ pub(super) fn fit(
     dense_limit: usize,
 ) -> Vec<EloEstimate> {
     let results = pair_results(n, games);
+    fit_all(n, &results, Rankings::default(), prior, dense_limit)
+}
+
+/// What a player's games of more than two players say of it (beside its two-player games, which
+/// [`PairResult`]s count).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Tally {
+    /// Comparisons (pairs of seats that tell something) in which it finished ahead, or tied.
+    pub(super) not_behind: u64,
+    /// Comparisons in which it finished behind, or tied.
+    pub(super) not_ahead: u64,
+    /// Its half points won and lost per game as shares of the game (each comparison counting
+    /// 1 / comparisons), in 1/[`SHARE`]ths so that they add up exactly.
+    pub(super) won: u64,
+    pub(super) lost: u64,
+}
+
+/// The fit of the two-player games' `results` and of the games of more players in `rankings`
+/// together (their log-likelihoods add up).
+pub(super) fn fit_all(
+    n: usize,
+    results: &[PairResult],
+    mut rankings: Rankings,
+    prior: f64,
+    dense_limit: usize,
+) -> Vec<EloEstimate> {
     let mut played = vec![0u64; n];
     let mut half_points = vec![0u64; n];
-    for r in &results {
+    for r in results {
         played[r.a] += r.games;
         played[r.b] += r.games;
         half_points[r.a] += r.half_points_a;
         half_points[r.b] += 2 * r.games - r.half_points_a;
     }
+    let mut tally = std::mem::take(&mut rankings.tally);
+    tally.resize(n, Tally::default());
+    let has_games = |p: usize| played[p] > 0 || tally[p] != Tally::default();
     // Compact indices for the players with games.
-    let mut index = vec![u32::MAX; n];
     let mut m = 0;
-    for p in 0..n {
-        if played[p] > 0 {
-            index[p] = m as u32;
+    let index: Vec<u32> = (0..n)
+        .map(|p| {
+            if !has_games(p) {
+                return u32::MAX;
+            }
             m += 1;
+            m as u32 - 1
+        })
+        .collect();
+    let two_player: Vec<(u32, u32)> = results.iter().map(|r| (index[r.a], index[r.b])).collect();
+    let pairs = rankings.link(&index, &two_player);
+    // The two-player results on the fit's pairs, of which theirs are a part (both sorted).
+    let (mut games, mut score) = (vec![0.0; pairs.len()], vec![0.0; pairs.len()]);
+    let mut k = 0;
+    for (r, pair) in results.iter().zip(&two_player) {
+        while pairs[k] != *pair {
+            k += 1;
         }
+        games[k] = r.games as f64;
+        score[k] = r.points_a();
     }
     let model = Model {
         m,
-        pairs: results.iter().map(|r| (index[r.a], index[r.b])).collect(),
-        games: results.iter().map(|r| r.games as f64).collect(),
-        score: results.iter().map(|r| r.points_a()).collect(),
+        pairs,
+        games,
+        score,
         prior,
+        rankings,
     };
     // Start from the ratings each player would have against an average field.
+    let share = |x: u64| x as f64 / SHARE as f64;
     let start: Vec<f64> = (0..n)
-        .filter(|&p| played[p] > 0)
+        .filter(|&p| has_games(p))
         .map(|p| {
             let (won, lost) = (half_points[p], 2 * played[p] - half_points[p]);
-            ((won as f64 + prior + 1.0) / (lost as f64 + prior + 1.0)).ln()
+            let (won, lost) = (
+                won as f64 + share(tally[p].won),
+                lost as f64 + share(tally[p].lost),
+            );
+            ((won + prior + 1.0) / (lost + prior + 1.0)).ln()
         })
         .collect();
     let theta = model.maximise(start);
@@ -117,7 +167,7 @@ pub(super) fn fit(
 
     (0..n)
         .map(|p| {
-            if played[p] == 0 {
+            if !has_games(p) {
                 return EloEstimate {
                     elo: 0.0,
                     error: f64::INFINITY,
@@ -128,7 +178,8 @@ pub(super) fn fit(
             EloEstimate {
                 elo: theta[k] * ELO_PER_NAT,
                 error: Z95 * ELO_PER_NAT * var[k].max(0.0).sqrt(),
-                marked: half_points[p] == 0 || half_points[p] == 2 * played[p],
+                marked: (half_points[p] == 0 && tally[p].not_behind == 0)
+                    || (half_points[p] == 2 * played[p] && tally[p].not_ahead == 0),
             }
         })
         .collect()
@@ -157,17 +208,20 @@ fn max_abs(v: &[f64]) -> f64 {
     v.iter().fold(0.0f64, |a, x| a.max(x.abs()))
 }
 
-/// The aggregated games in compact indices (players with games only), in the canonical order of
-/// [`pair_results`], and the prior.
+/// The games in compact indices (players with games only): the two-player games aggregated on
+/// every pair of players that met in a game of either kind, sorted as [`pair_results`] sorts
+/// them; the games of more players; and the prior.
 struct Model {
     m: usize,
     /// `(i, j)`, `i < j`.
     pairs: Vec<(u32, u32)>,
-    /// Games per pair.
+    /// Two-player games per pair (0 for a pair that met only in games of more players).
     games: Vec<f64>,
     /// `i`'s points per pair.
     score: Vec<f64>,
     prior: f64,
+    /// The games of more than two players.
+    rankings: Rankings,
 }
 
 /// The objective and its derivatives at a point: the value `f`, the gradient `grad`, and the
@@ -206,6 +260,7 @@ impl Model {
             grad[j] -= r;
             w.push(g * p * (1.0 - p));
         }
+        self.rankings.add_to(theta, &mut f, &mut grad, &mut w);
         Eval { f, grad, w, d }
     }
 

@@ -1,31 +1,49 @@
-//! Ratings for the standings (docs/design.md, section Contracts): a Bradley-Terry
-//! maximum-likelihood fit on the Elo scale with a 95% error, and Glicko-2 (from `skillratings`) with one
-//! rating period per round. Both take the same input, a list of [`GameScore`]s between players
-//! numbered `0..n`.
+//! Ratings for the standings (docs/design.md, section Contracts; docs/statistics.md, section
+//! Ratings): maximum-likelihood Elo with a 95% error, Glicko-2 (from `skillratings`) with one
+//! rating period per round, and Weng-Lin (OpenSkill, from `skillratings`) game by game, between
+//! players numbered `0..n`.
 //!
-//! - [`bradley_terry`]: all games at once; the order of the games does not matter (the games are
-//!   first aggregated, exactly, into per-pair totals). Ratings are centred so that their mean is 0.
-//!   Players who won or lost everything (or played nothing) still get a finite rating, `marked`.
-//! - [`glicko2`]: one rating period per distinct `round`, in increasing order; within a round every
-//!   game is rated against the ratings at the start of the round, so the order inside a round does
-//!   not matter either.
+//! Two inputs: [`GameScore`], a two-player game's score, and [`RankedGame`], a game of 2 to 8
+//! players as places per seat with the seats that failed. A two-player `RankedGame` is a
+//! `GameScore` (see its documentation), and gives the same figures to the last bit.
+//!
+//! - [`bradley_terry`] (scores) and [`plackett_luce`] (places): Elo, all games at once; the order
+//!   of the games does not matter. Ratings are centred so that their mean is 0. Players who won
+//!   or lost everything (or played nothing) still get a finite rating, `marked`. Plackett-Luce
+//!   is Bradley-Terry for two players, and is fitted as Bradley-Terry's pairs for them.
+//! - [`glicko2`] (scores) and [`glicko2_pairs`] (places, as the games of every pair of seats):
+//!   one rating period per distinct `round`, in increasing order; within a round every game is
+//!   rated against the ratings at the start of the round, so the order inside a round does not
+//!   matter either.
+//! - [`weng_lin`] (places): game by game, in order of round and then in a fixed order.
 //! - [`pair_results`]: the aggregated per-pair totals the fit works on (also what a crosstable
-//!   needs).
+//!   needs), and [`pair_scores`]: a game of places as the games of its pairs of seats.
 //!
-//! Input contract, shared by all three: `a` and `b` are `< n`; `score_a` is player `a`'s score,
+//! Input contract of a `GameScore`: `a` and `b` are `< n`; `score_a` is player `a`'s score,
 //! exactly `1.0` (a won), `0.5` (draw) or `0.0` (b won), and `b`'s score is `1 - score_a`. Games
 //! where the scores do not add up to 1 (both players failed) are not rated: the caller leaves them
-//! out. Games with `a == b` carry no information and are ignored. Anything else is a caller bug
-//! and panics.
+//! out. Games with `a == b` carry no information and are ignored. Of a `RankedGame`: every bot
+//! `< n`, at most 8 seats; places may be any numbers (only their order counts), and a failed
+//! seat counts below every seat still in whatever its place; what tells nothing (two failed
+//! seats, one bot in two seats, a game of fewer than two seats) is ignored. Anything else is a
+//! caller bug and panics.
 
 mod bradley_terry;
 mod glicko2;
 mod linalg;
+mod plackett_luce;
+mod ranked;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_ranked;
+mod weng_lin;
 
 pub use bradley_terry::{PRIOR_DRAWS, bradley_terry};
-pub use glicko2::glicko2;
+pub use glicko2::{glicko2, glicko2_pairs};
+pub use plackett_luce::plackett_luce;
+pub use ranked::{Placed, RankedGame, pair_scores};
+pub use weng_lin::weng_lin;
 
 /// The result of one rated game. See the module documentation for the contract.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -101,6 +119,12 @@ fn check(n: usize, g: &GameScore) -> Option<u64> {
     (g.a != g.b).then_some(hp)
 }
 
+/// The place of pair `i < j` among the `n (n - 1) / 2` pairs of `0..n` in order: row `i` of the
+/// upper triangle starts at `i (2n - i - 1) / 2`.
+fn upper_slot(n: usize, i: usize, j: usize) -> usize {
+    i * (2 * n - i - 1) / 2 + j - i - 1
+}
+
 /// Aggregates `games` among players `0..n` into one [`PairResult`] per pair that played, sorted
 /// by `(a, b)` with `a < b`. Exact (integer counts), so the result does not depend on the order of
 /// `games`, nor on which player of a game is called `a`. Games with `a == b` are skipped.
@@ -128,17 +152,15 @@ fn pair_results_by(n: usize, games: &[GameScore], dense: bool) -> Vec<PairResult
     });
     let mut out: Vec<PairResult> = Vec::new();
     if dense {
-        // Row `lo` of the upper triangle starts at lo (2n - lo - 1) / 2.
-        let row = |lo: usize| lo * (2 * n - lo - 1) / 2;
         let mut table = vec![(0u64, 0u64); n * n.saturating_sub(1) / 2];
         for (lo, hi, hp) in normalised {
-            let cell = &mut table[row(lo) + hi - lo - 1];
+            let cell = &mut table[upper_slot(n, lo, hi)];
             cell.0 += 1;
             cell.1 += hp;
         }
         for a in 0..n {
             for b in a + 1..n {
-                let (games, half_points_a) = table[row(a) + b - a - 1];
+                let (games, half_points_a) = table[upper_slot(n, a, b)];
                 if games > 0 {
                     out.push(PairResult {
                         a,

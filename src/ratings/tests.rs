@@ -4,7 +4,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
+pub(super) const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
 
 fn g(a: usize, b: usize, score_a: f64) -> GameScore {
     GameScore {
@@ -82,15 +82,21 @@ fn reference_gradient(n: usize, games: &[GameScore], prior: f64, theta: &[f64]) 
 
 /// Independent reference fit: projected gradient ascent over mean-zero ratings.
 fn reference_fit(n: usize, games: &[GameScore], prior: f64) -> Vec<f64> {
+    let step = 0.5 / (games.len() as f64 / n as f64 + prior);
+    ascend(n, step, |theta| reference_gradient(n, games, prior, theta))
+}
+
+/// Projected gradient ascent over mean-zero ratings, by `step`, until every component of the
+/// projected `gradient` is below 1e-12.
+pub(super) fn ascend(n: usize, step: f64, gradient: impl Fn(&[f64]) -> Vec<f64>) -> Vec<f64> {
     let mut theta = vec![0.0; n];
     for _ in 0..200_000 {
-        let mut grad = reference_gradient(n, games, prior, &theta);
+        let mut grad = gradient(&theta);
         let mean = grad.iter().sum::<f64>() / n as f64;
         grad.iter_mut().for_each(|x| *x -= mean);
         if grad.iter().all(|x| x.abs() < 1e-12) {
             break;
         }
-        let step = 0.5 / (games.len() as f64 / n as f64 + prior);
         theta
             .iter_mut()
             .zip(&grad)
@@ -99,9 +105,18 @@ fn reference_fit(n: usize, games: &[GameScore], prior: f64) -> Vec<f64> {
     theta
 }
 
-/// Reference variances: a finite-difference Hessian of `reference_gradient`, then
-/// diag((P H P + J/n)^-1) - 1/n by Gauss-Jordan elimination.
+/// Reference variances of the fit `theta` of `games`: see [`variances_of`].
 fn reference_variances(n: usize, games: &[GameScore], prior: f64, theta: &[f64]) -> Vec<f64> {
+    variances_of(n, theta, |t| reference_gradient(n, games, prior, t))
+}
+
+/// Variances of mean-zero ratings at `theta`: a finite-difference Hessian of `gradient`, then
+/// diag((P H P + J/n)^-1) - 1/n by Gauss-Jordan elimination.
+pub(super) fn variances_of(
+    n: usize,
+    theta: &[f64],
+    gradient: impl Fn(&[f64]) -> Vec<f64>,
+) -> Vec<f64> {
     let h = 1e-6;
     let mut hess = vec![vec![0.0; n]; n];
     for j in 0..n {
@@ -109,10 +124,7 @@ fn reference_variances(n: usize, games: &[GameScore], prior: f64, theta: &[f64])
         let mut down = theta.to_vec();
         up[j] += h;
         down[j] -= h;
-        let (gu, gd) = (
-            reference_gradient(n, games, prior, &up),
-            reference_gradient(n, games, prior, &down),
-        );
+        let (gu, gd) = (gradient(&up), gradient(&down));
         for i in 0..n {
             hess[i][j] = -(gu[i] - gd[i]) / (2.0 * h);
         }
@@ -153,7 +165,7 @@ fn reference_variances(n: usize, games: &[GameScore], prior: f64, theta: &[f64])
     (0..n).map(|i| a[i][n + i] - 1.0 / nf).collect()
 }
 
-fn assert_close(got: f64, want: f64, tol: f64, what: &str) {
+pub(super) fn assert_close(got: f64, want: f64, tol: f64, what: &str) {
     assert!(
         (got - want).abs() <= tol,
         "{what}: got {got}, want {want} (tolerance {tol})"
