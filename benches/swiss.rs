@@ -26,7 +26,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{env_count, fail, fastest};
+use common::{Rng, env_count, fail, fastest};
 
 use arena::schedule::swiss::{Pairing, SwissPlayer, pair_round};
 
@@ -187,20 +187,4 @@ fn quality(players: &[SwissPlayer], p: &Pairing) -> String {
         "(rematches {}, sum (2*gap)^2 {gaps}, seat imbalance >= 2: {seat_over})",
         p.rematches(players)
     )
-}
-
-/// splitmix64, for a fixed-seed simulation.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
 }

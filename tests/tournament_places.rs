@@ -14,7 +14,9 @@ fn spec<C: AsRef<str>>(dir: &Path, head: &str, bots: &[(&str, C)]) -> PathBuf {
     let mut text = format!("{head}\n");
     for (name, command) in bots {
         let command = command.as_ref();
-        text.push_str(&format!("\n[[bot]]\nname = \"{name}\"\ncommand = \"{command}\"\n"));
+        text.push_str(&format!(
+            "\n[[bot]]\nname = \"{name}\"\ncommand = \"{command}\"\n"
+        ));
     }
     let path = dir.join("spec.toml");
     std::fs::write(&path, text).unwrap();
@@ -93,7 +95,10 @@ fn a_four_player_round_robin_killed_and_resumed_records_every_game_once() {
     let before = games(&out).len();
     assert!(before < 20, "killed midway");
     let said = ok(&run_into(&path, &out, &["--resume"]));
-    assert!(said.contains(&format!("resuming: {before} games on record")), "{said}");
+    assert!(
+        said.contains(&format!("resuming: {before} games on record")),
+        "{said}"
+    );
     let rows = games(&out);
     let ids: Vec<u64> = rows.iter().map(|r| r["id"].parse().unwrap()).collect();
     let unique: BTreeSet<u64> = ids.iter().copied().collect();
@@ -105,8 +110,13 @@ fn a_four_player_round_robin_killed_and_resumed_records_every_game_once() {
         let mut group: Vec<String> = (0..4).map(|s| r[&format!("seat{s}")].clone()).collect();
         group.sort();
         for s in 0..4 {
-            let placed = seats.entry((group.clone(), r[&format!("seat{s}")].clone())).or_default();
-            assert!(placed.insert(s), "a bot sat twice in seat {s} of its group: {r:?}");
+            let placed = seats
+                .entry((group.clone(), r[&format!("seat{s}")].clone()))
+                .or_default();
+            assert!(
+                placed.insert(s),
+                "a bot sat twice in seat {s} of its group: {r:?}"
+            );
         }
     }
     assert_eq!(seats.len(), 5 * 4);
@@ -184,7 +194,10 @@ fn a_ladder_night_of_three_player_games_adds_a_bot() {
     let rows = games(&out);
     // The second night: every group of three of four, a rotation each.
     assert_eq!(rows.len(), 3 + 4 * 3);
-    assert!(rows.iter().any(|r| (0..3).any(|s| r[&format!("seat{s}")] == "d")));
+    assert!(
+        rows.iter()
+            .any(|r| (0..3).any(|s| r[&format!("seat{s}")] == "d"))
+    );
     let ids: BTreeSet<u64> = rows.iter().map(|r| r["id"].parse().unwrap()).collect();
     assert_eq!(ids.len(), rows.len());
 }
@@ -196,11 +209,34 @@ fn pods_give_every_bot_the_same_games_and_say_how_balanced_they_are() {
     let head = "name = \"p\"\ngame = \"tron\"\nplayers = 4\nformat = \"pods\"\n\
                 games_per_bot = 8\nseed = 2\njobs = 2";
     let bots: Vec<(String, &str)> = (0..8)
-        .map(|i| (format!("b{i}"), if i % 2 == 0 { "builtin:fill" } else { "builtin:random" }))
+        .map(|i| {
+            (
+                format!("b{i}"),
+                if i % 2 == 0 {
+                    "builtin:fill"
+                } else {
+                    "builtin:random"
+                },
+            )
+        })
         .collect();
     let bots: Vec<(&str, &str)> = bots.iter().map(|(n, c)| (n.as_str(), *c)).collect();
-    let said = ok(&run_into(&spec(dir.path(), head, &bots), &dir.path().join("out"), &[]));
-    assert!(said.contains("meet"), "the balance is said: {said}");
+    let said = ok(&run_into(
+        &spec(dir.path(), head, &bots),
+        &dir.path().join("out"),
+        &[],
+    ));
+    assert!(
+        said.contains(
+            "arena: pods: 8 bots, 16 games of 4 players: each bot plays 8 games; two \
+                       bots meet in "
+        ),
+        "the balance is said: {said}"
+    );
+    assert!(
+        said.contains("each bot sits 2 times in each seat"),
+        "{said}"
+    );
     let rows = games(&dir.path().join("out"));
     assert_eq!(rows.len(), 8 * 8 / 4);
     let mut per_bot: BTreeMap<String, u32> = BTreeMap::new();
@@ -210,6 +246,61 @@ fn pods_give_every_bot_the_same_games_and_say_how_balanced_they_are() {
         }
     }
     assert!(per_bot.values().all(|&n| n == 8), "{per_bot:?}");
+}
+
+/// A swiss of 4-player games: 9 bots make two pods a round and a bye, which goes round; no
+/// pod meets twice; the standings have every bot.
+#[test]
+fn a_swiss_of_four_player_games_plays_pods_with_byes() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "name = \"s\"\ngame = \"tron\"\nplayers = 4\nformat = \"swiss\"\nrounds = 3\n\
+                seed = 5\njobs = 2";
+    let bots: Vec<(String, &str)> = (0..9)
+        .map(|i| {
+            (
+                format!("b{i}"),
+                if i % 3 == 0 {
+                    "builtin:fill"
+                } else {
+                    "builtin:random"
+                },
+            )
+        })
+        .collect();
+    let bots: Vec<(&str, &str)> = bots.iter().map(|(n, c)| (n.as_str(), *c)).collect();
+    let out = dir.path().join("out");
+    let said = ok(&run_into(&spec(dir.path(), head, &bots), &out, &[]));
+    let rows = games(&out);
+    assert_eq!(rows.len(), 3 * 2, "two pods a round: {said}");
+    let mut pods = BTreeSet::new();
+    let mut sat_out = BTreeSet::new();
+    for round in 1..=3 {
+        let seated: Vec<String> = rows
+            .iter()
+            .filter(|r| r["round"] == round.to_string())
+            .flat_map(|r| (0..4).map(|s| r[&format!("seat{s}")].clone()))
+            .collect();
+        assert_eq!(seated.len(), 8, "round {round}");
+        let set: BTreeSet<&String> = seated.iter().collect();
+        assert_eq!(set.len(), 8, "no bot twice in round {round}");
+        let bye = bots
+            .iter()
+            .find(|b| !set.contains(&b.0.to_string()))
+            .unwrap()
+            .0;
+        assert!(sat_out.insert(bye), "{bye} had two byes");
+    }
+    for r in &rows {
+        let mut pod: Vec<String> = (0..4).map(|s| r[&format!("seat{s}")].clone()).collect();
+        pod.sort();
+        assert!(pods.insert(pod.clone()), "{pod:?} met twice");
+    }
+    let standings = csv(&out.join("standings.csv"));
+    assert_eq!(standings.len(), 9);
+    assert!(
+        standings.iter().all(|s| !s["weng_lin"].is_empty()),
+        "{standings:?}"
+    );
 }
 
 /// Bots of known strength (fill beats random) come out in that order in the standings.
@@ -230,7 +321,11 @@ fn a_field_of_known_strength_comes_out_in_order() {
     ok(&run_into(&spec(dir.path(), head, &bots), &out, &[]));
     let standings = csv(&out.join("standings.csv"));
     let top: BTreeSet<&str> = standings[..2].iter().map(|r| r["bot"].as_str()).collect();
-    assert_eq!(top, ["fill-a", "fill-b"].into_iter().collect(), "{standings:?}");
+    assert_eq!(
+        top,
+        ["fill-a", "fill-b"].into_iter().collect(),
+        "{standings:?}"
+    );
 }
 
 /// The example specs of games of more players run as they are.
@@ -238,7 +333,9 @@ fn a_field_of_known_strength_comes_out_in_order() {
 fn the_examples_of_more_players_run() {
     for example in ["tron.toml", "numbers.toml"] {
         let dir = tempfile::tempdir().unwrap();
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tournaments").join(example);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tournaments")
+            .join(example);
         let out = dir.path().join("out");
         ok(&run_into(&path, &out, &["--jobs", "2"]));
         assert!(!games(&out).is_empty(), "{example}");

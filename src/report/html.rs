@@ -16,7 +16,9 @@ use crate::games::{GameInfo, Reason};
 use crate::ratings;
 
 use super::pack::{Packer, unshowable};
-use super::{GameRow, Standing, crosstable, game_scores, name_index, standings, write_atomic};
+use super::{
+    GameRow, Standing, crosstable, game_scores, name_index, ranked_games, standings, write_atomic,
+};
 
 const TEMPLATE: &str = include_str!("assets/report.html");
 const STYLE: &str = include_str!("assets/report.css");
@@ -88,26 +90,40 @@ struct PageData<'a> {
     games: Vec<GameEntry<'a>>,
 }
 
-/// Elo after each round (cumulative), sampled to at most `MAX_PROGRESS_POINTS` rounds.
+/// Elo after each round (cumulative), sampled to at most `MAX_PROGRESS_POINTS` rounds: from
+/// the scores of two-player games, from the rankings of games of more (as the standings).
 fn progress(names: &[String], rows: &[GameRow]) -> Progress {
     let index = name_index(names);
-    let mut scores = game_scores(&index, rows);
-    scores.sort_by_key(|s| s.round);
-    let mut rounds: Vec<u32> = scores.iter().map(|s| s.round).collect();
+    let n = names.len();
+    if rows.iter().all(|r| r.players() == 2) {
+        let mut scores = game_scores(&index, rows);
+        scores.sort_by_key(|s| s.round);
+        return progress_of(n, &scores, |s| s.round, ratings::bradley_terry);
+    }
+    let mut games = ranked_games(&index, rows);
+    games.sort_by_key(|g| g.round);
+    progress_of(n, &games, |g| g.round, ratings::plackett_luce)
+}
+
+/// Elo of `n` bots after each sampled round of `games` (sorted by round), fitted by `fit`.
+fn progress_of<G>(
+    n: usize,
+    games: &[G],
+    round: impl Fn(&G) -> u32,
+    fit: impl Fn(usize, &[G]) -> Vec<ratings::EloEstimate>,
+) -> Progress {
+    let mut rounds: Vec<u32> = games.iter().map(&round).collect();
     rounds.dedup();
     if rounds.len() > MAX_PROGRESS_POINTS {
-        let n = rounds.len();
+        let len = rounds.len();
         rounds = (1..=MAX_PROGRESS_POINTS)
-            .map(|k| rounds[k * n / MAX_PROGRESS_POINTS - 1])
+            .map(|k| rounds[k * len / MAX_PROGRESS_POINTS - 1])
             .collect();
     }
-    let mut elo = vec![Vec::with_capacity(rounds.len()); names.len()];
+    let mut elo = vec![Vec::with_capacity(rounds.len()); n];
     for &r in &rounds {
-        let upto = scores.partition_point(|s| s.round <= r);
-        for (bot, e) in ratings::bradley_terry(names.len(), &scores[..upto])
-            .into_iter()
-            .enumerate()
-        {
+        let upto = games.partition_point(|g| round(g) <= r);
+        for (bot, e) in fit(n, &games[..upto]).into_iter().enumerate() {
             elo[bot].push((e.elo * 10.0).round() / 10.0);
         }
     }

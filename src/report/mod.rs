@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::games::{Reason, Seat};
-use crate::ratings::{self, GameScore};
+use crate::ratings::{self, GameScore, RankedGame};
 use crate::referee::stderr_path;
 
 pub use games::{GameRow, csv_line, games_csv, is_whole_row, read_folder_games, read_games};
@@ -63,6 +63,10 @@ pub struct Standing {
     /// two-player tables, whose columns stay as they were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub average_place: Option<f64>,
+    /// Games of more than two players: Weng-Lin's rating and uncertainty (skillratings' scale,
+    /// 25 ± 8.3 to start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weng_lin: Option<(f64, f64)>,
     /// How many played each game: the table's columns follow (`standings_csv`).
     #[serde(skip)]
     pub players: usize,
@@ -111,6 +115,50 @@ pub fn game_scores(index: &BTreeMap<&str, usize>, rows: &[GameRow]) -> Vec<GameS
     scores
 }
 
+/// The games that count for the ratings, as rankings between indices of `index`: each seat's
+/// bot, place and whether it failed.
+pub fn ranked_games(index: &BTreeMap<&str, usize>, rows: &[GameRow]) -> Vec<RankedGame> {
+    rows.iter()
+        .filter(|r| r.counts())
+        .map(|row| {
+            let bots: Vec<usize> = row.seats.iter().map(|n| index[n.as_str()]).collect();
+            let failed: Vec<bool> = row.faults.iter().map(Option::is_some).collect();
+            RankedGame::new(row.round, &bots, row.places.as_slice(), &failed)
+        })
+        .collect()
+}
+
+/// The ratings of the bots `names` from `rows`: Elo, Glicko-2, and for games of more than two
+/// players Weng-Lin. Two-player games are rated from their scores, as they always were; games
+/// of more from their rankings (docs/statistics.md, section Ratings of games of more than two
+/// players).
+struct Ratings {
+    elo: Vec<ratings::EloEstimate>,
+    glicko: Vec<(f64, f64)>,
+    weng_lin: Option<Vec<(f64, f64)>>,
+}
+
+impl Ratings {
+    fn of(names: &[String], rows: &[GameRow]) -> Ratings {
+        let index = name_index(names);
+        let n = names.len();
+        if rows.iter().all(|r| r.players() == 2) {
+            let scores = game_scores(&index, rows);
+            return Ratings {
+                elo: ratings::bradley_terry(n, &scores),
+                glicko: ratings::glicko2(n, &scores),
+                weng_lin: None,
+            };
+        }
+        let games = ranked_games(&index, rows);
+        Ratings {
+            elo: ratings::plackett_luce(n, &games),
+            glicko: ratings::glicko2_pairs(n, &games),
+            weng_lin: Some(ratings::weng_lin(n, &games)),
+        }
+    }
+}
+
 /// Standings over all rows: ranked by Elo, then score.
 pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
     let index = name_index(names);
@@ -133,6 +181,7 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
             illegal: 0,
             marked: String::new(),
             average_place: None,
+            weng_lin: None,
             players: rows.first().map_or(2, GameRow::players),
         })
         .collect();
@@ -160,9 +209,11 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
             }
         }
     }
-    let scores = game_scores(&index, rows);
-    let elo = ratings::bradley_terry(names.len(), &scores);
-    let glicko = ratings::glicko2(names.len(), &scores);
+    let Ratings {
+        elo,
+        glicko,
+        weng_lin,
+    } = Ratings::of(names, rows);
     for (i, t) in table.iter_mut().enumerate() {
         if t.players > 2 && t.games > 0 {
             t.average_place = Some(f64::from(place_sums[i]) / f64::from(t.games));
@@ -170,6 +221,7 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
         t.elo = elo[i].elo;
         t.elo_error = Some(elo[i].error).filter(|e| e.is_finite());
         (t.glicko2, t.glicko2_rd) = glicko[i];
+        t.weng_lin = weng_lin.as_ref().map(|w| w[i]);
         if t.games > 0 && elo[i].marked {
             t.marked = if t.score == 0.0 { "zero" } else { "perfect" }.into();
         }
@@ -188,6 +240,10 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
 
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
 }
 
 /// `standings.csv`. Two-player games keep the columns they always had; games of more have
@@ -221,6 +277,8 @@ fn standings_csv_places(table: &[Standing]) -> Vec<u8> {
         "elo_error",
         "glicko2",
         "glicko2_rd",
+        "weng_lin",
+        "weng_lin_sigma",
         "timeouts",
         "crashes",
         "illegal",
@@ -240,6 +298,8 @@ fn standings_csv_places(table: &[Standing]) -> Vec<u8> {
             opt(t.elo_error, round1),
             round1(t.glicko2).to_string(),
             round1(t.glicko2_rd).to_string(),
+            opt(t.weng_lin.map(|w| w.0), round2),
+            opt(t.weng_lin.map(|w| w.1), round2),
             t.timeouts.to_string(),
             t.crashes.to_string(),
             t.illegal.to_string(),
@@ -290,22 +350,39 @@ pub fn standings_text(table: &[Standing]) -> String {
 fn standings_text_places(table: &[Standing]) -> String {
     let width = table.iter().map(|t| t.bot.len()).max().unwrap_or(3).max(3);
     let mut s = format!(
-        "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7}  {:>13}  {:>13}  {:>4} {:>5} {:>4}\n",
-        "rank", "bot", "games", "won", "avg place", "points", "elo (95%)", "glicko2 (rd)", "time",
-        "crash", "bad"
+        "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7}  {:>13}  {:>13}  {:>13}  {:>4} {:>5} {:>4}\n",
+        "rank",
+        "bot",
+        "games",
+        "won",
+        "avg place",
+        "points",
+        "elo (95%)",
+        "glicko2 (rd)",
+        "weng-lin (σ)",
+        "time",
+        "crash",
+        "bad"
     );
     for t in table {
         let mark = if t.marked.is_empty() { " " } else { "*" };
-        let place = t.average_place.map_or("-".to_string(), |p| format!("{p:.2}"));
+        let place = t
+            .average_place
+            .map_or("-".to_string(), |p| format!("{p:.2}"));
+        let weng_lin = t
+            .weng_lin
+            .map_or("-".to_string(), |(r, u)| format!("{r:.1} ({u:.1})"));
         s.push_str(&format!(
-            "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7.2}  {:>6.0}{mark}± {:<4}  {:>6.0} ({:>4.0})  {:>4} {:>5} {:>4}\n",
+            "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7.2}  {:>6.0}{mark}± {:<4}  {:>6.0} ({:>4.0})  {:>13}  {:>4} {:>5} {:>4}\n",
             t.rank, t.bot, t.games, t.wins, place, t.score, t.elo,
             t.elo_error.map_or("-".to_string(), |e| format!("{e:.0}")),
-            t.glicko2, t.glicko2_rd, t.timeouts, t.crashes, t.illegal
+            t.glicko2, t.glicko2_rd, weng_lin, t.timeouts, t.crashes, t.illegal
         ));
     }
     if table.iter().any(|t| !t.marked.is_empty()) {
-        s.push_str("* first or last in every game: the rating is held finite by the fit's prior.\n");
+        s.push_str(
+            "* first or last in every game: the rating is held finite by the fit's prior.\n",
+        );
     }
     s
 }

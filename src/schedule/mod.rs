@@ -7,6 +7,8 @@ pub mod round_robin;
 mod seating;
 pub mod swiss;
 
+pub use balance::Balance;
+
 /// Refuses a field that `format` ("a swiss", ...) cannot schedule in games of `k` players: `k`
 /// out of 2 to 8, fewer bots than `k`, or more than `max`.
 pub(crate) fn check_field(format: &str, n: usize, k: usize, max: usize) -> Result<(), String> {
@@ -27,6 +29,61 @@ pub(crate) fn check_field(format: &str, n: usize, k: usize, max: usize) -> Resul
         ));
     }
     Ok(())
+}
+
+/// The formats planned whole before their first game (a swiss is paired round by round).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fixed {
+    RoundRobin,
+    Gauntlet,
+    Pods,
+}
+
+/// A whole schedule as a spec sets it: its format, players per game, and its numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub format: Fixed,
+    /// Players per game.
+    pub players: usize,
+    /// Round-robin and gauntlet: the games of each pairing or group.
+    pub games_per_pairing: u32,
+    /// Pods: the games of each bot.
+    pub games_per_bot: u32,
+    /// Pods: the draw's seed.
+    pub seed: u64,
+}
+
+impl Shape {
+    /// What [`Shape::plan`] would refuse for `n` bots of which `seeds` are reference bots,
+    /// without planning anything.
+    pub fn check(&self, n: usize, seeds: usize) -> Result<(), String> {
+        let k = self.players;
+        match (self.format, k) {
+            (Fixed::Pods, _) => pods::check(n, k, self.games_per_bot),
+            (_, 2) => Ok(()),
+            (Fixed::RoundRobin, _) => round_robin::check_groups(n, k),
+            (Fixed::Gauntlet, _) => round_robin::check_gauntlet(seeds, n - seeds, k),
+        }
+    }
+
+    /// The games of the bots `seed` says are reference bots or not, and for pods the balance
+    /// achieved. Two-player round-robins and gauntlets are planned as they always were.
+    pub fn plan(&self, seed: &[bool]) -> Result<(Vec<Planned>, Option<Balance>), String> {
+        let (n, k) = (seed.len(), self.players);
+        let (seeds, others): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| seed[i]);
+        let games = self.games_per_pairing;
+        let plan = match (self.format, k) {
+            (Fixed::Pods, _) => {
+                let (plan, balance) = pods::schedule(n, k, self.games_per_bot, self.seed)?;
+                return Ok((plan, Some(balance)));
+            }
+            (Fixed::RoundRobin, 2) => round_robin::round_robin(n, games),
+            (Fixed::Gauntlet, 2) => round_robin::gauntlet(&seeds, &others, games),
+            (Fixed::RoundRobin, _) => round_robin::groups(n, k, games)?,
+            (Fixed::Gauntlet, _) => round_robin::gauntlet_groups(&seeds, &others, k, games)?,
+        };
+        Ok((plan, None))
+    }
 }
 
 /// A game the schedule calls for: indices into the tournament's bots.
@@ -68,12 +125,14 @@ pub fn pair_of_game(k: u32) -> u64 {
     u64::from(k / 2)
 }
 
-/// The opening pair of game `k` of a pairing in Swiss round `round` (from 1): each round has its
-/// own openings, the same on every board, and a mini-match of `games_per_pairing` games plays
-/// them in pairs as above (a single game per pairing plays its round's opening alone).
-pub fn swiss_pair(round: u32, games_per_pairing: u32, k: u32) -> u64 {
-    let per_round = u64::from(games_per_pairing.div_ceil(2));
-    u64::from(round - 1) * per_round + pair_of_game(k)
+/// The opening pair of game `k` of a pairing (or pod of `players`) in Swiss round `round` (from
+/// 1): each round has its own openings, the same on every board, and a mini-match of
+/// `games_per_pairing` games plays them a rotation of the seats each (two games for two
+/// players, as above; a single game per pairing plays its round's opening alone).
+pub fn swiss_pair(round: u32, games_per_pairing: u32, players: usize, k: u32) -> u64 {
+    let players = players as u32;
+    let per_round = u64::from(games_per_pairing.div_ceil(players));
+    u64::from(round - 1) * per_round + u64::from(k / players)
 }
 
 /// The seed of a game a referee program plays: the games of opening pair `pair` between the
@@ -119,14 +178,14 @@ mod tests {
     #[test]
     fn swiss_rounds_have_their_own_pairs_and_mini_matches_play_them_twice() {
         // One game per pairing: one opening per round.
-        let single: Vec<u64> = (1..=4).map(|r| swiss_pair(r, 1, 0)).collect();
+        let single: Vec<u64> = (1..=4).map(|r| swiss_pair(r, 1, 2, 0)).collect();
         assert_eq!(single, [0, 1, 2, 3]);
         // Four games per pairing: two pairs per round, each played by two games.
         let mini: Vec<Vec<u64>> = (1..=3)
-            .map(|r| (0..4).map(|k| swiss_pair(r, 4, k)).collect())
+            .map(|r| (0..4).map(|k| swiss_pair(r, 4, 2, k)).collect())
             .collect();
         assert_eq!(mini, [[0, 0, 1, 1], [2, 2, 3, 3], [4, 4, 5, 5]]);
-        assert_eq!(swiss_pair(1000, 10_000, 9_999), 999 * 5_000 + 4_999);
+        assert_eq!(swiss_pair(1000, 10_000, 2, 9_999), 999 * 5_000 + 4_999);
     }
 
     #[test]

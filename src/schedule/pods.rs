@@ -112,8 +112,9 @@ pub fn schedule(
     Ok((plan, balance))
 }
 
-/// Refuses what cannot be scheduled, in words that name the spec's keys.
-fn check(n: usize, k: usize, games_per_bot: u32) -> Result<(), String> {
+/// Refuses what cannot be scheduled, in words that name the spec's keys: what [`schedule`]
+/// refuses, without planning anything.
+pub fn check(n: usize, k: usize, games_per_bot: u32) -> Result<(), String> {
     super::check_field("a pods tournament", n, k, MAX_BOTS)?;
     if games_per_bot == 0 {
         return Err("games_per_bot must be at least 1".into());

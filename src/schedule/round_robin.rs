@@ -3,7 +3,7 @@
 
 mod groups;
 
-pub use groups::{MAX_GROUPS, gauntlet_groups, groups};
+pub use groups::{MAX_GROUPS, check_gauntlet, check_groups, gauntlet_groups, groups};
 
 use super::{Planned, pair_of_game};
 

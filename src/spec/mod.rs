@@ -13,6 +13,7 @@ use crate::bot::{BotCommand, BotSpec, Channel, Limits, Sandbox};
 use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
 use crate::games::{self, GameInfo, Params, line_breaks};
+use crate::schedule::{Fixed, Shape};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -428,14 +429,21 @@ impl Spec {
                      games_per_bot",
                 ));
             }
-            if players > 2 && !n.is_multiple_of(players as u32) && !(format == Format::Swiss && n == 1) {
+            if players > 2
+                && !n.is_multiple_of(players as u32)
+                && !(format == Format::Swiss && n == 1)
+            {
                 return Err(src.at(
                     Some(g.span()),
                     format!(
                         "games_per_pairing = {n}: with {players} players a group's games rotate \
                          its seats every {players} games (each bot in each seat once); use a \
                          multiple of {players}{}",
-                        if format == Format::Swiss { ", or 1" } else { "" }
+                        if format == Format::Swiss {
+                            ", or 1"
+                        } else {
+                            ""
+                        }
                     ),
                 ));
             }
@@ -628,7 +636,9 @@ impl Spec {
                 _ => format!("{games_per_pairing} per pairing"),
             };
             let fix = match (format, players) {
-                (Format::RoundRobin, 3..) => "play format = \"pods\" (every bot the same number of games, pairs and seats balanced)",
+                (Format::RoundRobin, 3..) => {
+                    "play format = \"pods\" (every bot the same number of games, pairs and seats balanced)"
+                }
                 (Format::Pods, _) => "lower games_per_bot",
                 _ => "lower games_per_pairing or split the bots into groups",
             };
@@ -646,6 +656,20 @@ impl Spec {
                     bounds::SCHEDULE
                 ),
             ));
+        }
+        if let Some(format) = fixed(format) {
+            let shape = Shape {
+                format,
+                players,
+                games_per_pairing,
+                games_per_bot,
+                seed: raw.seed.unwrap_or(DEFAULT_SEED),
+            };
+            let seeds = bots.iter().filter(|b| b.seed).count();
+            shape.check(bots.len(), seeds).map_err(|e| {
+                let at = raw.games_per_bot.as_ref().map(|g| g.span());
+                src.at(at.or(raw.format.as_ref().map(|f| f.span())), e)
+            })?;
         }
         let n = bots.len() as f64;
         Ok(Spec {
@@ -676,6 +700,16 @@ impl Spec {
             openings,
             referee,
         })
+    }
+}
+
+/// The schedule's format when it is planned whole before the first game (not a swiss).
+pub fn fixed(format: Format) -> Option<Fixed> {
+    match format {
+        Format::RoundRobin => Some(Fixed::RoundRobin),
+        Format::Gauntlet => Some(Fixed::Gauntlet),
+        Format::Pods => Some(Fixed::Pods),
+        Format::Swiss => None,
     }
 }
 
@@ -822,7 +856,10 @@ fn games_per_bot_of(
             if !(1..=bounds::GAMES_PER_PAIRING).contains(&n) {
                 return Err(src.at(
                     Some(g.span()),
-                    format!("games_per_bot must be from 1 to {}", bounds::GAMES_PER_PAIRING),
+                    format!(
+                        "games_per_bot must be from 1 to {}",
+                        bounds::GAMES_PER_PAIRING
+                    ),
                 ));
             }
             if bots < players {

@@ -16,8 +16,8 @@ use crate::referee::{self, MatchSetup, Played, Player};
 use crate::referee::{SETUP_ATTEMPTS, SETUP_PAUSE};
 use crate::report::live::Live;
 use crate::report::{self, GameRow};
-use crate::schedule::swiss::{SwissPlayer, pair_round};
-use crate::schedule::{Planned, swiss_pair};
+use crate::schedule::swiss::{PodPlayer, SwissPlayer, pair_pods, pair_round};
+use crate::schedule::{Planned, rotation, seats_of_game, swiss_pair};
 use crate::spec::{Format, Spec};
 use threads::GameThreads;
 
@@ -282,7 +282,11 @@ impl Progress {
     fn finished(&mut self, line: &str, leader: Option<(String, f64)>) {
         self.done += 1;
         let leader = leader
-            .map(|(n, p)| format!("leader: {n} ({p})"))
+            // Half points as they are (7.5); the points of games of more players to 2 places.
+            .map(|(n, p)| match (p * 2.0).fract() == 0.0 {
+                true => format!("leader: {n} ({p})"),
+                false => format!("leader: {n} ({p:.2})"),
+            })
             .unwrap_or_default();
         match &self.bar {
             Some(bar) => {
@@ -417,10 +421,14 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         // A ladder plays the cycle on record, or a new one; any other run, its one schedule.
         let cycle = match spec.ladder {
             true => record.ladder_cycle(&dir, &spec, &results.rows)?,
-            false => record::Cycle::of(&spec, 1, 1),
+            false => record::Cycle::of(&spec, 1, 1)?,
         };
+        let (planned, balance) = cycle.plan(&spec)?;
+        if let Some(balance) = balance {
+            crate::out::warn(&format!("arena: pods: {balance}"));
+        }
         let mut todo = Vec::new();
-        for (id, round, pair, names) in cycle.games(spec.format, spec.games_per_pairing) {
+        for (id, round, pair, names) in cycle.games(planned) {
             let Some(seats) = names
                 .iter()
                 .map(|n| index.get(n).copied())
@@ -554,49 +562,14 @@ async fn run_swiss(
     let mut next_id = 1u64;
     let games = spec.games_per_pairing;
     // The whole swiss on one bar: every round has the same number of games.
-    let total =
-        (spec.rounds as usize * (n / 2) * games as usize).saturating_sub(results.rows.len()) as u64;
+    let total = (spec.rounds as usize * (n / spec.players) * games as usize)
+        .saturating_sub(results.rows.len()) as u64;
     let mut progress = Progress::new(total, 0);
     for round in 1..=spec.rounds {
         if *stop.borrow() > 0 {
             break;
         }
-        let mut players: Vec<SwissPlayer> = (0..n)
-            .map(|_| SwissPlayer {
-                score: 0.0,
-                opponents: Vec::new(),
-                had_bye: false,
-                seat0_games: 0,
-                seat1_games: 0,
-            })
-            .collect();
-        let mut played_in = vec![false; n];
-        // A mini-match's games count one by one: its points are the pairing's result, and
-        // with seats alternating over an even number of games the seat balances stay level.
-        for row in results.rows.iter().filter(|r| r.round < round) {
-            let (a, b) = (index[row.seats[0].as_str()], index[row.seats[1].as_str()]);
-            let scores = row.scores();
-            players[a].score += scores[0];
-            players[b].score += scores[1];
-            players[a].opponents.push(b);
-            players[b].opponents.push(a);
-            players[a].seat0_games += 1;
-            players[b].seat1_games += 1;
-        }
-        // A bye scores as a pairing won (each of its games); who had one is known from the
-        // rounds each bot sat out.
-        for r in 1..round {
-            for (i, p) in players.iter_mut().enumerate() {
-                played_in[i] = results.rows.iter().any(|row| {
-                    row.round == r && row.names().iter().any(|n| index[n.as_str()] == i)
-                });
-                if !played_in[i] {
-                    p.had_bye = true;
-                    p.score += f64::from(games);
-                }
-            }
-        }
-        let pairing = match pair_round(&players) {
+        let (pods, byes) = match pair_next(spec, &results.rows, index, round) {
             Ok(p) => p,
             Err(why) => {
                 eprintln!("arena: swiss stops before round {round}: {why}");
@@ -604,15 +577,22 @@ async fn run_swiss(
             }
         };
         let mut todo = Vec::new();
-        // A pairing's games follow each other by id, seats alternating from the pairing's.
-        for (a, b) in pairing.games {
+        // A pod's games follow each other by id, seats rotating from the pod's.
+        for pod in pods {
             for k in 0..games {
+                let seats = match &pod[..] {
+                    &[a, b] => seats_of_game(u64::from(k), [a, b]).to_vec(),
+                    _ => rotation(u64::from(k), pod.len())
+                        .into_iter()
+                        .map(|i| pod[i])
+                        .collect(),
+                };
                 let job = Job {
                     id: next_id,
                     planned: Planned {
                         round,
-                        seats: crate::schedule::seats_of_game(u64::from(k), [a, b]).to_vec(),
-                        pair: swiss_pair(round, games, k),
+                        seats,
+                        pair: swiss_pair(round, games, spec.players, k),
                     },
                 };
                 next_id += 1;
@@ -621,7 +601,7 @@ async fn run_swiss(
                 }
             }
         }
-        if let Some(bye) = pairing.bye {
+        for bye in byes {
             crate::out::line(&format!("Round {round}: {} has a bye", spec.bots[bye].name));
         }
         outcome.add(play_all(spec, dir, threads, todo, results, &mut progress, stop).await?);
@@ -639,6 +619,70 @@ async fn run_swiss(
     }
     progress.finish();
     Ok(outcome)
+}
+
+/// The pods (pairs, for two players) of swiss round `round`, seat order first, and the bots with
+/// a bye, from the rows of the rounds before. A mini-match's games count one by one: its points
+/// are the pairing's result, and with seats rotating over whole rotations the seats stay level.
+/// A bye scores as a pairing won (each of its games); who had one is known from the rounds each
+/// bot sat out.
+fn pair_next(
+    spec: &Spec,
+    rows: &[GameRow],
+    index: &BTreeMap<&str, usize>,
+    round: u32,
+) -> std::result::Result<(Vec<Vec<usize>>, Vec<usize>), String> {
+    let (n, k) = (spec.bots.len(), spec.players);
+    let mut players = vec![
+        PodPlayer {
+            seat_games: vec![0; k],
+            ..PodPlayer::default()
+        };
+        n
+    ];
+    for row in rows.iter().filter(|r| r.round < round) {
+        let bots: Vec<usize> = row.names().iter().map(|b| index[b.as_str()]).collect();
+        for ((seat, &b), score) in bots.iter().enumerate().zip(row.scores()) {
+            players[b].score += score;
+            players[b].seat_games[seat] += 1;
+            players[b].games.push(bots.clone());
+        }
+    }
+    for r in 1..round {
+        for (i, p) in players.iter_mut().enumerate() {
+            let played = rows
+                .iter()
+                .any(|row| row.round == r && row.names().iter().any(|b| index[b.as_str()] == i));
+            if !played {
+                p.byes += 1;
+                p.score += f64::from(spec.games_per_pairing);
+            }
+        }
+    }
+    if k > 2 {
+        let pods = pair_pods(&players, k)?;
+        return Ok((pods.pods, pods.byes));
+    }
+    let players: Vec<SwissPlayer> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| SwissPlayer {
+            score: p.score,
+            opponents: p
+                .games
+                .iter()
+                .flatten()
+                .copied()
+                .filter(|&o| o != i)
+                .collect(),
+            had_bye: p.byes > 0,
+            seat0_games: p.seat_games[0],
+            seat1_games: p.seat_games[1],
+        })
+        .collect();
+    let pairing = pair_round(&players)?;
+    let pairs = pairing.games.into_iter().map(|(a, b)| vec![a, b]).collect();
+    Ok((pairs, pairing.bye.into_iter().collect()))
 }
 
 /// What became of the games a run did not record, beyond an interruption.

@@ -13,8 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::report::{self, GameRow};
-use crate::schedule::Planned;
-use crate::schedule::round_robin::{gauntlet, round_robin};
+use crate::schedule::{Balance, Fixed, Planned, Shape};
 use crate::spec::{Format, Spec};
 
 use super::settings::{self, Settings};
@@ -50,23 +49,35 @@ pub struct Cycle {
 
 impl Cycle {
     /// The spec's schedule, its ids and rounds counted from these.
-    pub fn of(spec: &Spec, first_id: u64, first_round: u32) -> Cycle {
+    pub fn of(spec: &Spec, first_id: u64, first_round: u32) -> Result<Cycle> {
         let bots = bots_of(spec, false);
-        let planned = plan(spec.format, &bots, spec.games_per_pairing);
-        Cycle {
+        let mut cycle = Cycle {
             first_id,
-            games: planned.len() as u64,
+            games: 0,
             first_round,
-            rounds: planned.iter().map(|p| p.round).max().unwrap_or(0),
+            rounds: 0,
             bots,
             before_records: false,
-        }
+        };
+        let (planned, _) = cycle.plan(spec)?;
+        cycle.games = planned.len() as u64;
+        cycle.rounds = planned.iter().map(|p| p.round).max().unwrap_or(0);
+        Ok(cycle)
     }
 
-    /// The cycle's games as the schedule plans them: id, round, opening pair, and the bots'
-    /// names by seat. Every cycle plays the same openings.
-    pub fn games(&self, format: Format, games_per_pairing: u32) -> Vec<(u64, u32, u64, Vec<&str>)> {
-        plan(format, &self.bots, games_per_pairing)
+    /// The cycle's schedule, from the spec's format and numbers and the cycle's own bots; with
+    /// the balance of a pods schedule.
+    pub fn plan(&self, spec: &Spec) -> Result<(Vec<Planned>, Option<Balance>)> {
+        let seeds: Vec<bool> = self.bots.iter().map(|b| b.seed).collect();
+        shape(spec)
+            .plan(&seeds)
+            .map_err(|e| Error::Spec(format!("{}: {e}", spec.path.display())))
+    }
+
+    /// The games of `planned` (this cycle's plan) as the run plays them: id, round, opening
+    /// pair, and the bots' names by seat. Every cycle plays the same openings.
+    pub fn games(&self, planned: Vec<Planned>) -> Vec<(u64, u32, u64, Vec<&str>)> {
+        planned
             .into_iter()
             .enumerate()
             .map(|(i, p)| {
@@ -155,15 +166,14 @@ impl Openings {
     }
 }
 
-/// The round-robin or gauntlet schedule of `bots`.
-pub fn plan(format: Format, bots: &[Bot], games_per_pairing: u32) -> Vec<Planned> {
-    match format {
-        Format::Gauntlet => {
-            let (seeds, others): (Vec<usize>, Vec<usize>) =
-                (0..bots.len()).partition(|&i| bots[i].seed);
-            gauntlet(&seeds, &others, games_per_pairing)
-        }
-        _ => round_robin(bots.len(), games_per_pairing),
+/// The schedule a spec asks for (a swiss's rounds are paired as they come, not planned).
+pub fn shape(spec: &Spec) -> Shape {
+    Shape {
+        format: crate::spec::fixed(spec.format).unwrap_or(Fixed::RoundRobin),
+        players: spec.players,
+        games_per_pairing: spec.games_per_pairing,
+        games_per_bot: spec.games_per_bot,
+        seed: spec.seed,
     }
 }
 
@@ -199,7 +209,8 @@ impl Record {
             seed: spec.seed,
             format: spec.format.as_str().to_string(),
             // A swiss's is recorded only for mini-matches; pods have none.
-            games_per_pairing: (spec.format != Format::Pods && (!swiss || spec.games_per_pairing > 1))
+            games_per_pairing: (spec.format != Format::Pods
+                && (!swiss || spec.games_per_pairing > 1))
                 .then_some(spec.games_per_pairing),
             rounds: swiss.then_some(spec.rounds),
             players: spec.players,
@@ -408,12 +419,10 @@ impl Record {
         let present: BTreeSet<&str> = spec.bots.iter().map(|b| b.name.as_str()).collect();
         let on_record: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
         if let Some(last) = self.cycles.last().filter(|c| !c.before_records) {
-            let unfinished =
-                last.games(spec.format, spec.games_per_pairing)
-                    .iter()
-                    .any(|(id, _, _, names)| {
-                        !on_record.contains(id) && names.iter().all(|n| present.contains(n))
-                    });
+            let (planned, _) = last.plan(spec)?;
+            let unfinished = last.games(planned).iter().any(|(id, _, _, names)| {
+                !on_record.contains(id) && names.iter().all(|n| present.contains(n))
+            });
             if unfinished {
                 return Ok(last.clone());
             }
@@ -422,7 +431,7 @@ impl Record {
             .cycles
             .last()
             .map_or((1, 1), |c| (c.first_id + c.games, c.first_round + c.rounds));
-        let cycle = Cycle::of(spec, first_id, first_round);
+        let cycle = Cycle::of(spec, first_id, first_round)?;
         self.cycles.push(cycle.clone());
         self.save(dir)?;
         Ok(cycle)
@@ -549,6 +558,8 @@ mod tests {
             format: "round-robin".into(),
             games_per_pairing: Some(2),
             rounds: None,
+            players: 2,
+            games_per_bot: None,
             ladder: true,
             bots: bots(&["a", "b"]),
             cycles,
@@ -638,7 +649,15 @@ mod tests {
             rounds: 6,
             ..cycle(13, 7, &["a", "b", "c"])
         };
-        let games = c.games(Format::RoundRobin, 2);
+        let shape = Shape {
+            format: Fixed::RoundRobin,
+            players: 2,
+            games_per_pairing: 2,
+            games_per_bot: 0,
+            seed: 1,
+        };
+        let (planned, _) = shape.plan(&[false; 3]).unwrap();
+        let games = c.games(planned);
         assert_eq!(games.len(), 6);
         assert_eq!(games.first().map(|g| (g.0, g.1)), Some((13, 7)));
         assert_eq!(games.last().map(|g| (g.0, g.1)), Some((18, 12)));

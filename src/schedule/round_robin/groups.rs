@@ -26,6 +26,14 @@ pub const MAX_GROUPS: u64 = 10_000;
 /// Every group of `k` of the `n` bots plays `games_per_group` games (see the module
 /// documentation). Refused past [`MAX_GROUPS`] groups, naming the balanced format.
 pub fn groups(n: usize, k: usize, games_per_group: u32) -> Result<Vec<Planned>, String> {
+    check_groups(n, k)?;
+    let bots: Vec<usize> = (0..n).collect();
+    let rounds = pack_rounds(n, subsets(&bots, k));
+    Ok(play(n, k, &rounds, games_per_group))
+}
+
+/// What [`groups`] refuses, without planning anything: for a spec's check.
+pub fn check_groups(n: usize, k: usize) -> Result<(), String> {
     check_field("a round-robin", n, k, usize::MAX)?;
     match binomial(n, k) {
         Some(count) if count <= MAX_GROUPS => {}
@@ -38,9 +46,7 @@ pub fn groups(n: usize, k: usize, games_per_group: u32) -> Result<Vec<Planned>, 
             ));
         }
     }
-    let bots: Vec<usize> = (0..n).collect();
-    let rounds = pack_rounds(n, subsets(&bots, k));
-    Ok(play(n, k, &rounds, games_per_group))
+    Ok(())
 }
 
 /// Each of `others` plays `games_per_group` games with each group of `k - 1` of the `seeds`
@@ -52,26 +58,7 @@ pub fn gauntlet_groups(
     k: usize,
     games_per_group: u32,
 ) -> Result<Vec<Planned>, String> {
-    check_field("a gauntlet", k, k, usize::MAX)?;
-    if seeds.len() < k - 1 {
-        return Err(format!(
-            "a gauntlet of games of {k} players seats each bot with {} seeds (reference bots); \
-             this one has {}",
-            k - 1,
-            seeds.len()
-        ));
-    }
-    let count = binomial(seeds.len(), k - 1).and_then(|c| c.checked_mul(others.len() as u64));
-    if count.is_none_or(|c| c > MAX_GROUPS) {
-        let count = count.map_or_else(|| "far more".to_string(), |c| c.to_string());
-        return Err(format!(
-            "a gauntlet of {} bots against every group of {} of its {} seeds has {count} groups \
-             of bots to play, more than {MAX_GROUPS}: name fewer seeds",
-            others.len(),
-            k - 1,
-            seeds.len()
-        ));
-    }
+    check_gauntlet(seeds.len(), others.len(), k)?;
     let rounds: Vec<Vec<Vec<usize>>> = subsets(seeds, k - 1)
         .into_iter()
         .map(|refs| {
@@ -81,6 +68,30 @@ pub fn gauntlet_groups(
         .collect();
     let n = seeds.iter().chain(others).max().map_or(0, |&b| b + 1);
     Ok(play(n, k, &rounds, games_per_group))
+}
+
+/// What [`gauntlet_groups`] refuses, from the counts of seeds and other bots alone.
+pub fn check_gauntlet(seeds: usize, others: usize, k: usize) -> Result<(), String> {
+    check_field("a gauntlet", k, k, usize::MAX)?;
+    if seeds < k - 1 {
+        return Err(format!(
+            "a gauntlet of games of {k} players seats each bot with {} seeds (reference bots); \
+             this one has {seeds}",
+            k - 1,
+        ));
+    }
+    let count = binomial(seeds, k - 1).and_then(|c| c.checked_mul(others as u64));
+    if count.is_none_or(|c| c > MAX_GROUPS) {
+        let count = count.map_or_else(|| "far more".to_string(), |c| c.to_string());
+        return Err(format!(
+            "a gauntlet of {} bots against every group of {} of its {} seeds has {count} groups \
+             of bots to play, more than {MAX_GROUPS}: name fewer seeds",
+            others,
+            k - 1,
+            seeds
+        ));
+    }
+    Ok(())
 }
 
 /// `n` choose `k`, if it fits in a `u64`.
