@@ -271,8 +271,9 @@ struct Played {
     record: serde_json::Value,
 }
 
-/// A duel of two `dama_script.py` bots with the capture's names, on the default stream.
-fn play_scripted(white_moves: &[String], black_moves: &[String]) -> Played {
+/// A duel of two `dama_script.py` bots with the capture's names, on the default stream, with
+/// these `-a` parameters.
+fn play_scripted(white_moves: &[String], black_moves: &[String], params: &[&str]) -> Played {
     let dir = tempfile::tempdir().unwrap();
     let rec = |n: &str| dir.path().join(n);
     let white = bot(
@@ -287,6 +288,7 @@ fn play_scripted(white_moves: &[String], black_moves: &[String]) -> Played {
     let a = arena()
         .args(["duel", &white, &black, "--game", "dama"])
         .args(["--names", "ccdamaclient,ServerBot$0", "--timeout", "1"])
+        .args(params.iter().flat_map(|p| ["-a", p]))
         .args(["--json", "--spectate", &spectator, "--out"])
         .arg(dir.path().join("out"))
         .assert()
@@ -299,32 +301,21 @@ fn play_scripted(white_moves: &[String], black_moves: &[String]) -> Played {
     }
 }
 
-const PROMPT_END: &[u8] = b"Es > 6A 5B oppure 6A 4C 2A oppure 6A 4C 2A ...\n";
-
-/// The capture, byte for byte, as far as FID rules let it go. The server's bot plays its 13th
-/// move `4C 6A`, a capture that could go on to 8C: the server takes it, FID rules (and arena)
-/// do not (a multiple capture must be completed), so the game cannot be replayed past it. Here
-/// the client stops answering at its 13th turn instead, the last one before that move, and gets
-/// exactly the bytes the capture shows, up to that prompt and after its own last prompt.
+/// The capture, byte for byte, to its end: the client's 25 moves and the server bot's 25, then
+/// the client's timeout. The server bot's 13th move `4C 6A` is a capture that could go on to 8C;
+/// the server takes it, and so does arena by the server's rules (the default).
 #[test]
 fn the_captured_live_game_replays_byte_for_byte() {
     let cap = capture();
     assert_eq!(cap.white.len(), 25, "the client's moves");
     assert_eq!(cap.black.len(), 25, "the server bot's moves");
     assert_eq!(cap.black[12], "4C 6A");
-    let p = play_scripted(&cap.white[..12], &cap.black[..12]);
+    let p = play_scripted(&cap.white, &cap.black, &[]);
     assert_eq!(p.record["reason"], "timeout", "{}", p.record);
     assert_eq!(p.record["winner"], 1);
-    assert_eq!(p.record["plies"], 24);
-    let mut expect = through(&cap.received, PROMPT_END, 13);
-    let last_prompt = through(&cap.received, PROMPT_END, 26).len();
-    assert_eq!(
-        &cap.received[last_prompt..],
-        b"\nTempo scaduto, hai esaurito il tempo per fare una mossa!\nGame Over ;)\n\n"
-    );
-    expect.extend(&cap.received[last_prompt..]);
+    assert_eq!(p.record["plies"], 50);
     assert!(
-        p.white == expect,
+        p.white == cap.received,
         "white's stream differs from the capture; arena sent:\n{}",
         String::from_utf8_lossy(&p.white)
     );
@@ -341,8 +332,8 @@ fn the_captured_live_game_replays_byte_for_byte() {
         )),
         "{b}"
     );
-    assert_eq!(b.matches("Turno nero!\nInserisci").count(), 12);
-    assert_eq!(b.matches("Attendi il tuo turno!\n").count(), 13);
+    assert_eq!(b.matches("Turno nero!\nInserisci").count(), 25);
+    assert_eq!(b.matches("Attendi il tuo turno!\n").count(), 26);
     assert!(b.contains("Attendi il tuo turno!\n5B 3D \n\n"), "{b}");
     assert!(
         b.ends_with(
@@ -358,19 +349,19 @@ fn the_captured_live_game_replays_byte_for_byte() {
         )),
         "{s}"
     );
-    assert_eq!(s.matches("Turno bianco!\n\n").count(), 12);
-    assert_eq!(s.matches("Turno nero!\n\n").count(), 12);
+    assert_eq!(s.matches("Turno bianco!\n\n").count(), 25);
+    assert_eq!(s.matches("Turno nero!\n\n").count(), 25);
     assert!(!s.contains("Inserisci") && !s.contains("Attendi") && !s.contains("Sei i"));
     assert!(s.ends_with("Turno bianco!\nGame Over ;)\n\n"), "{s}");
 }
 
-/// Played on to the server bot's unfinished capture: arena refuses it and says why, in the
-/// server's manner; the bot, like the server's, does not try again and loses on time. Up to the
-/// refusal the client's stream is still the capture's.
+/// By FID's rules (`-a rules=fid`) the server bot's unfinished capture is refused, with the
+/// reason in the server's manner; the bot, like the server's, does not try again and loses on
+/// time. Up to the refusal the client's stream is still the capture's.
 #[test]
-fn the_server_bots_unfinished_capture_is_refused_with_the_reason() {
+fn by_fid_rules_the_server_bots_unfinished_capture_is_refused_with_the_reason() {
     let cap = capture();
-    let p = play_scripted(&cap.white[..13], &cap.black[..13]);
+    let p = play_scripted(&cap.white[..13], &cap.black[..13], &["rules=fid"]);
     assert_eq!(p.record["reason"], "timeout", "{}", p.record);
     assert_eq!(p.record["winner"], 0);
     assert_eq!(p.record["plies"], 25);
@@ -391,30 +382,135 @@ fn the_server_bots_unfinished_capture_is_refused_with_the_reason() {
     assert!(p.black.ends_with(&refused), "{}", p.black);
 }
 
-/// `dama_live.py` plays the live stream as a real bot does (its colour from `Sei i ...`, the
-/// position from the drawn boards, every relayed move checked) and stops with an error on any
-/// line it does not expect; at a clean end it writes one `ok` line to its result file.
-fn live_games(opponent: Option<&str>, games: usize) {
+/// `dama_cc.py` chooses its moves as Code Colosseum's own bot does (one jump only, the first
+/// capture it finds) and, every third turn that offers a capture, steps instead. Against arena's
+/// random bot, both seats: by the server's rules every move is taken and the games end by the
+/// rules; by FID's its first such move is refused and, waiting like CC's bot for a `Turno` line
+/// that never comes, it loses on time.
+fn cc_bot_games(params: &[&str]) -> (Vec<serde_json::Value>, String) {
+    cc_bot_games_with("4 3", Some("builtin:random"), params)
+}
+
+/// Two games of `dama_cc.py` with these arguments (after its record file) against `opponent`
+/// (`None`: itself, with the same arguments), with these `-a` parameters: the records and what
+/// the bot wrote down.
+fn cc_bot_games_with(
+    args: &str,
+    opponent: Option<&str>,
+    params: &[&str],
+) -> (Vec<serde_json::Value>, String) {
+    let mut extra = vec!["--seed", "4", "--games", "2", "--timeout", "1"];
+    extra.extend(params.iter().flat_map(|p| ["-a", p]));
+    let (records, written) = duel_writing("dama_cc.py", args, opponent, &extra);
+    assert_eq!(records.len(), 2, "{written}");
+    (records, written)
+}
+
+/// A dama duel of the bot `script` (its first argument a file in a fresh folder, then `args`)
+/// against `opponent` (`None`: itself), with these further arena arguments: the records and
+/// what the bot wrote to its file.
+fn duel_writing(
+    script: &str,
+    args: &str,
+    opponent: Option<&str>,
+    extra: &[&str],
+) -> (Vec<serde_json::Value>, String) {
     let dir = tempfile::tempdir().unwrap();
-    let results = dir.path().join("results");
-    let live = bot("dama_live.py", &results.display().to_string());
-    let other = opponent.map_or(live.clone(), str::to_string);
+    let file = dir.path().join("written");
+    let first = bot(script, &format!("{} {args}", file.display()));
+    let second = opponent.map_or(first.clone(), str::to_string);
     let a = arena()
-        .args(["duel", &live, &other, "-g", "dama", "--seed", "7"])
-        .args(["--games", &games.to_string(), "--json", "--out"])
+        .args(["duel", &first, &second, "-g", "dama", "--json", "--out"])
         .arg(dir.path().join("out"))
+        .args(extra)
         .assert()
         .success();
-    let records = json_records(&a.get_output().stdout);
-    assert_eq!(records.len(), games);
-    for r in &records {
+    let written = std::fs::read_to_string(file).unwrap_or_default();
+    (json_records(&a.get_output().stdout), written)
+}
+
+/// Every game ended by the rules (a draw by repetition only under FID's) or the move limit, no
+/// one at fault.
+fn assert_played_out(records: &[serde_json::Value]) {
+    for r in records {
         assert!(
             matches!(r["reason"].as_str(), Some("normal" | "draw" | "limit")),
             "{r}"
         );
         assert!(r["faulted"].is_null(), "{r}");
     }
-    let ok = std::fs::read_to_string(&results).unwrap();
+}
+
+#[test]
+fn a_bot_that_plays_as_code_colosseums_has_every_move_taken() {
+    let (records, moves) = cc_bot_games(&[]);
+    assert_played_out(&records);
+    let count = |kind: &str| moves.lines().filter(|l| l.starts_with(kind)).count();
+    assert!(count("stopped ") >= 2, "captures stopped early:\n{moves}");
+    assert!(count("declined ") >= 4, "captures not taken:\n{moves}");
+    assert_eq!(count("refused "), 0, "{moves}");
+}
+
+#[test]
+fn a_bot_that_plays_as_code_colosseums_plays_itself_with_every_move_taken() {
+    let (records, moves) = cc_bot_games_with("6", None, &[]);
+    assert_played_out(&records);
+    assert!(
+        moves.contains("stopped "),
+        "no capture stopped early:\n{moves}"
+    );
+    assert!(!moves.contains("refused "), "{moves}");
+}
+
+#[test]
+fn by_fid_rules_a_bot_that_plays_as_code_colosseums_loses_on_time() {
+    let (records, moves) = cc_bot_games(&["rules=fid"]);
+    for (game, r) in records.iter().enumerate() {
+        assert_eq!(r["reason"], "timeout", "{r}");
+        assert_eq!(r["faulted"], game, "{r}");
+    }
+    assert_eq!(
+        moves.matches("refused Mossa non valida!").count(),
+        2,
+        "{moves}"
+    );
+}
+
+/// With no retries a capture stopped early is an illegal move at once, and the fault names
+/// FID's rule: asked for (`rules=fid`), and by default with the documented stream. (This bot
+/// never declines a capture, so stopping one is what it is refused for.)
+#[test]
+fn by_fid_rules_a_capture_stopped_early_is_an_illegal_move_naming_the_rule() {
+    for stream in ["protocol=server", "protocol=docs"] {
+        let params: &[&str] = match stream {
+            "protocol=server" => &[stream, "rules=fid", "retries=0"],
+            _ => &[stream, "retries=0"],
+        };
+        let (records, _) = cc_bot_games_with("5", Some("builtin:random"), params);
+        for (game, r) in records.iter().enumerate() {
+            assert_eq!(r["reason"], "illegal", "{stream}: {r}");
+            assert_eq!(r["faulted"], game, "{stream}: {r}");
+            let detail = r["detail"].as_str().unwrap();
+            assert!(
+                detail.ends_with(
+                    "which FID's rules refuse (rules=fid): a multiple capture must be completed"
+                ),
+                "{stream}: {detail}"
+            );
+        }
+    }
+}
+
+/// `dama_live.py` plays the live stream as a real bot does (its colour from `Sei i ...`, the
+/// position from the drawn boards, every relayed move checked against `rules`) and stops with an
+/// error on any line it does not expect; at a clean end it writes one `ok` line to its result
+/// file.
+fn live_games(opponent: Option<&str>, games: usize, rules: &str) {
+    let (rules_param, count) = (format!("rules={rules}"), games.to_string());
+    let extra = ["--seed", "7", "-a", &rules_param, "--games", &count];
+    let (records, ok) = duel_writing("dama_live.py", rules, opponent, &extra);
+    assert_eq!(records.len(), games);
+    assert_played_out(&records);
     let live_seats = if opponent.is_some() { 1 } else { 2 };
     assert_eq!(ok.lines().count(), games * live_seats, "{ok}");
     assert!(ok.lines().all(|l| l.starts_with("ok ")), "{ok}");
@@ -422,12 +518,13 @@ fn live_games(opponent: Option<&str>, games: usize) {
 
 #[test]
 fn a_bot_written_for_the_live_stream_plays_full_games_against_random() {
-    live_games(Some("builtin:random"), 4);
+    live_games(Some("builtin:random"), 4, "server");
+    live_games(Some("builtin:random"), 2, "fid");
 }
 
 #[test]
 fn a_bot_written_for_the_live_stream_plays_itself() {
-    live_games(None, 2);
+    live_games(None, 2, "server");
 }
 
 /// A log written before the `protocol` parameter existed has none in its header: it was played
@@ -497,4 +594,108 @@ fn a_server_stream_game_replays() {
             "Il giocatore search è i bianchi e il giocatore random è i neri.\nTurno bianco!\n",
         ))
         .stdout(predicate::str::ends_with("Game Over ;)\n\n"));
+}
+
+// ---- Games from before the `rules` parameter ----
+
+fn before_rules() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dama/before-rules")
+}
+
+/// A results folder made by arena before `rules` existed (tests/fixtures/dama/before-rules, from
+/// before-rules.toml): Code Colosseum's bot, as dama_cc.py plays it, refused by FID's rules in
+/// every game. Each log replays to its result; said to be played by the server's rules, it
+/// does not.
+#[test]
+fn logs_from_before_the_rules_parameter_replay_by_fid_rules() {
+    let logs: Vec<_> = std::fs::read_dir(before_rules().join("logs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(logs.len(), 6);
+    for log in &logs {
+        let text = std::fs::read_to_string(log).unwrap();
+        assert!(
+            !text.lines().next().unwrap().contains("rules"),
+            "{}",
+            log.display()
+        );
+        let out = arena().arg("replay").arg(log).output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{}: {said}", log.display());
+        assert!(said.contains("replay: the result agrees"), "{said}");
+        assert!(String::from_utf8_lossy(&out.stdout).ends_with("Game Over ;)\n\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("server.jsonl");
+    std::fs::copy(&logs[0], &log).unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
+    header["header"]["params"]["rules"] = "server".into();
+    std::fs::write(&log, format!("{header}\n{rest}")).unwrap();
+    arena().arg("replay").arg(&log).assert().failure();
+}
+
+/// The same folder, its last game lost as if the run had stopped before recording it: the spec
+/// it was made with now means the server's rules (`auto` with the server's stream), and a resume
+/// with it is refused, saying so; with `rules = "fid"` the folder resumes and the game is played
+/// again as it was.
+#[test]
+fn a_folder_from_before_the_rules_parameter_resumes_by_fid_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("before-rules");
+    std::fs::create_dir_all(out.join("logs")).unwrap();
+    for name in ["run.json", "standings.csv", "crosstable.csv", "games.csv"] {
+        std::fs::copy(before_rules().join(name), out.join(name)).unwrap();
+    }
+    for entry in std::fs::read_dir(before_rules().join("logs")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, out.join("logs").join(path.file_name().unwrap())).unwrap();
+    }
+    let rows = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let last = rows.lines().find(|l| l.starts_with("6,")).unwrap();
+    std::fs::write(
+        out.join("games.csv"),
+        rows.replace(&format!("{last}\n"), ""),
+    )
+    .unwrap();
+    let spec = dir.path().join("spec.toml");
+    std::fs::copy(before_rules().with_extension("toml"), &spec).unwrap();
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/dama_cc.py"),
+        dir.path().join("dama_cc.py"),
+    )
+    .unwrap();
+    let resume = || {
+        let mut cmd = arena();
+        cmd.arg("run")
+            .arg(&spec)
+            .arg("--out")
+            .arg(&out)
+            .arg("--resume");
+        cmd
+    };
+    resume()
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("[params] rules = fid"))
+        .stderr(predicate::str::contains("auto"));
+    let mut text = std::fs::read_to_string(&spec).unwrap();
+    text.push_str("\n[params]\nrules = \"fid\"\n");
+    std::fs::write(&spec, text).unwrap();
+    resume().assert().success();
+    let again = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let replayed = again.lines().find(|l| l.starts_with("6,")).unwrap();
+    // All but the time it took and the log's path: the same game, the same result.
+    let fields = |row: &str| -> Vec<String> {
+        let f: Vec<&str> = row.split(',').collect();
+        [&f[..9], &f[10..11]]
+            .concat()
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
+    assert_eq!(fields(replayed), fields(last));
+    assert_eq!(again.lines().count(), rows.lines().count());
 }

@@ -5,13 +5,14 @@ mod picture;
 mod protocol;
 pub mod rules;
 mod server;
+mod server_rules;
 
 use super::{GameInfo, ParamKind, ParamSpec, position};
 
 pub static INFO: GameInfo = GameInfo {
     name: "dama",
     players: 2..=2,
-    summary: "Italian draughts (FID rules) over Code Colosseum's text protocol",
+    summary: "Italian draughts over Code Colosseum's text protocol, by its server's rules or FID's",
     description: include_str!("description.md"),
     params: &[
         ParamSpec {
@@ -23,6 +24,19 @@ pub static INFO: GameInfo = GameInfo {
                 default: "server",
                 choices: &["server", "docs"],
                 before: "docs",
+            },
+        },
+        ParamSpec {
+            name: "rules",
+            help: "which moves are legal and how a game ends: `server`, exactly what Code \
+                   Colosseum's server takes (no capture is compulsory, a capture may stop after \
+                   any jump); `fid`, the Italian federation's; `auto`, the server's with \
+                   `protocol=server` and FID's with `protocol=docs` (see above for the \
+                   differences)",
+            kind: ParamKind::Choice {
+                default: "auto",
+                choices: &["auto", "server", "fid"],
+                before: "fid",
             },
         },
         ParamSpec {

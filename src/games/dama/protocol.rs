@@ -4,12 +4,13 @@
 //! Two streams: `server` (the default), byte for byte what Code Colosseum's live server sends
 //! (its `instance.rs` and `logic.rs`, and a capture of it), which every real bot was written
 //! against; and `docs`, what the seed document's description shows, which arena followed before
-//! the parameter existed (old logs replay with it).
+//! the parameter existed (old logs replay with it). The rules (`rules`) go with the stream unless
+//! asked otherwise: the server's with its stream, FID's with the document's.
 
 use rand_chacha::ChaCha8Rng;
 
 use super::picture::COLOURS;
-use super::rules::{Board, Move, parse_move, square_name};
+use super::rules::{Board, Move, Rules, parse_move, square_name};
 use super::server;
 use crate::games::picture::{Board as Drawing, Picture};
 use crate::games::position::{self, Position, builtin_move};
@@ -38,6 +39,19 @@ impl Stream {
             "server" => Ok(Stream::Server),
             "docs" => Ok(Stream::Docs),
             other => Err(format!("protocol: expected server or docs, got '{other}'")),
+        }
+    }
+
+    /// The rules `rules=value` asks for on this stream: `auto` is the stream's own.
+    fn rules(self, value: &str) -> Result<Rules, String> {
+        match value {
+            "server" => Ok(Rules::Server),
+            "fid" => Ok(Rules::Fid),
+            "auto" if self == Stream::Server => Ok(Rules::Server),
+            "auto" => Ok(Rules::Fid),
+            other => Err(format!(
+                "rules: expected auto, server or fid, got '{other}'"
+            )),
         }
     }
 }
@@ -69,9 +83,13 @@ impl Dama {
     pub fn new(params: &Params, seating: &Seating) -> Result<Self, String> {
         let retries = params.int("retries") as u32;
         let start: Board = position::start_of(seating)?;
+        let stream = Stream::from_param(params.text("protocol"))?;
+        let rules = stream.rules(params.text("rules"))?;
         Ok(Dama {
-            stream: Stream::from_param(params.text("protocol"))?,
-            pos: start.with_max_plies(params.int("max_moves") as u32),
+            stream,
+            pos: start
+                .with_max_plies(params.int("max_moves") as u32)
+                .with_rules(rules),
             names: seating.two_names(),
             retries,
             pace: params.float("pace"),
@@ -194,19 +212,46 @@ impl Dama {
         Ok(Step::Retry)
     }
 
-    /// Why arena refuses a move the server would take: its rules are FID's, the server's are
-    /// looser (no compulsory capture, a capture may stop early, no precedence among captures).
-    fn fid_reason(&self, mv: &Move) -> String {
+    /// Why FID's rules refuse a move the server would take (the server's are looser: no
+    /// compulsory capture, a capture may stop early, no precedence among captures): the reason
+    /// in the server's manner, and in English for the fault.
+    fn fid_reason(&self, mv: &Move) -> [&'static str; 2] {
         let legal = self.pos.legal_moves();
         if !mv.is_capture() && legal.iter().any(Move::is_capture) {
-            "La presa è obbligatoria (regole FID).".into()
+            [
+                "La presa è obbligatoria (regole FID).",
+                "a capture is compulsory",
+            ]
         } else if legal.iter().any(|m| m.path.starts_with(&mv.path)) {
-            "La presa multipla va completata (regole FID).".into()
+            [
+                "La presa multipla va completata (regole FID).",
+                "a multiple capture must be completed",
+            ]
         } else {
-            "Va scelta la presa che vale di più: più pezzi, poi con la dama, poi più dame, poi la \
-             dama incontrata prima (regole FID)."
-                .into()
+            [
+                "Va scelta la presa che vale di più: più pezzi, poi con la dama, poi più dame, \
+                 poi la dama incontrata prima (regole FID).",
+                "the capture worth most must be taken (most pieces, then with a king, then most \
+                 kings, then the king met first)",
+            ]
         }
+    }
+
+    /// A move refused: the fault, naming FID's rule where the server would have taken it, and
+    /// what the server's stream tells the player.
+    fn illegal(&self, seat: Side, shown: &str, mv: &Move) -> (Fault, Vec<String>) {
+        if let Some(lines) = server::refusal(self.pos.grid(), seat, &mv.path) {
+            let fault = Fault::illegal(format!("sent '{shown}', which is not a legal move here"));
+            return (fault, lines.to_vec());
+        }
+        let [said, rule] = self.fid_reason(mv);
+        let fault = Fault::illegal(format!(
+            "sent '{shown}', which FID's rules refuse (rules=fid): {rule}"
+        ));
+        (
+            fault,
+            vec!["Mossa non valida!".to_string(), said.to_string()],
+        )
     }
 
     /// Play a legal move and tell everyone.
@@ -260,7 +305,12 @@ impl TwoPlayer for Dama {
                 self.names[0], self.names[1]
             ));
         }
-        self.turn(out);
+        // An opening is playable by FID's rules; the server's test for a side that cannot move
+        // may still find it lost, and the server says so before the first turn.
+        match self.pos.outcome() {
+            Some(o) => self.end_played(out, o.winner()),
+            None => self.turn(out),
+        }
     }
 
     fn awaiting(&self) -> [bool; 2] {
@@ -285,12 +335,10 @@ impl TwoPlayer for Dama {
                     self.play(mv, out);
                     Ok(Step::Done)
                 }
-                Ok(_) => self.refuse(
-                    seat,
-                    Fault::illegal(format!("sent '{line}', which is not a legal move here")),
-                    &[],
-                    out,
-                ),
+                Ok(mv) => {
+                    let (fault, _) = self.illegal(seat, line, &mv);
+                    self.refuse(seat, fault, &[], out)
+                }
             };
         }
         // The server's reading, and its own words for what it refuses.
@@ -301,16 +349,13 @@ impl TwoPlayer for Dama {
             ));
             return self.refuse(seat, fault, &[INVALID.to_string()], out);
         };
-        let mv = Move::new(path.iter().map(|&sq| server::index(sq)).collect());
+        let mv = Move::new(path);
         if self.pos.is_legal(&mv) {
             self.play(mv, out);
             return Ok(Step::Done);
         }
-        let why = match server::refusal(&self.pos, seat, &path) {
-            Some(lines) => lines.to_vec(),
-            None => vec!["Mossa non valida!".to_string(), self.fid_reason(&mv)],
-        };
-        let fault = Fault::illegal(format!("sent '{shown}', which is not a legal move here"));
+        // What the server refuses, in its words; under FID's rules, what it would take too.
+        let (fault, why) = self.illegal(seat, shown, &mv);
         self.refuse(seat, fault, &why, out)
     }
 
@@ -398,10 +443,11 @@ pub(crate) mod tests {
     use crate::games::Msg;
     use crate::games::Side::First;
 
-    fn game(protocol: &str, fen: &str) -> Dama {
-        let params = Params::resolve(super::super::INFO.params, [("protocol", protocol)]).unwrap();
+    /// A game with these parameters, in the position `fen`, by the rules they give.
+    fn game(params: &[(&str, &str)], fen: &str) -> Dama {
+        let params = Params::resolve(super::super::INFO.params, params.iter().copied()).unwrap();
         let mut g = Dama::new(&params, &seating(["w", "b"])).unwrap();
-        g.pos = Board::from_fen(fen).unwrap();
+        g.pos = Board::from_fen(fen).unwrap().with_rules(g.pos.rules());
         g
     }
 
@@ -423,7 +469,7 @@ pub(crate) mod tests {
 
     /// The streams after white's last move `line` in the position `fen`; the game must be over.
     fn last_move(protocol: &str, fen: &str, line: &str) -> [String; 3] {
-        let mut g = game(protocol, fen);
+        let mut g = game(&[("protocol", protocol)], fen);
         let mut out = Outbox::default();
         assert_eq!(g.on_line(First, line, &mut out), Ok(Step::Done));
         assert_eq!(g.awaiting(), [false, false]);
@@ -456,9 +502,64 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_rules_go_with_the_stream_unless_asked() {
+        let rules = |params: &[(&str, &str)]| game(params, "W:W22:B18").pos.rules();
+        assert_eq!(rules(&[]), Rules::Server);
+        assert_eq!(rules(&[("protocol", "docs")]), Rules::Fid);
+        assert_eq!(rules(&[("rules", "fid")]), Rules::Fid);
+        assert_eq!(
+            rules(&[("protocol", "docs"), ("rules", "server")]),
+            Rules::Server
+        );
+        assert_eq!(rules(&[("rules", "auto")]), Rules::Server);
+    }
+
+    #[test]
+    fn the_servers_rules_refuse_in_its_words_only() {
+        // White could capture 6C x 5D: the server takes a plain step, and refuses a step onto
+        // the piece.
+        let mut g = game(&[], "W:W22,21:B18,1");
+        let mut out = Outbox::default();
+        assert_eq!(g.on_line(First, "6C 5D", &mut out), Ok(Step::Retry));
+        let [w, _, _] = streams(&mut out);
+        assert_eq!(
+            w,
+            format!(
+                "\nSpostamento 6C -> 5D non valido!\nLa posizione scelta è gia occupata.\n{}\n{}\n",
+                PROMPT[0], PROMPT[1]
+            )
+        );
+        assert_eq!(g.on_line(First, "6a 5b", &mut out), Ok(Step::Done));
+        assert_eq!(g.pos.fen(), "B:W17,22:B1,18");
+    }
+
+    #[test]
+    fn a_start_the_servers_test_finds_lost_ends_before_the_first_turn() {
+        // White's king on 1B can only step down-left, which the server's test never sees.
+        let mut g = game(&[], "W:WK1:B6,10");
+        let mut out = Outbox::default();
+        g.start(&mut out);
+        assert_eq!(g.awaiting(), [false, false]);
+        assert_eq!(g.outcome(), Some(Outcome::win(Side::Second)));
+        let [w, b, _] = streams(&mut out);
+        let tail = "I neri vincono la partita!\n\nGame Over ;)\n\n";
+        assert_eq!(
+            w,
+            format!("\nSei i Bianchi\nNon hai più mosse disponibili.\n{tail}")
+        );
+        assert!(b.ends_with(&format!(
+            "I bianchi non hanno più mosse disponibili.\n{tail}"
+        )));
+        // By FID's rules it steps.
+        let mut g = game(&[("rules", "fid")], "W:WK1:B6,10");
+        g.start(&mut out);
+        assert_eq!(g.awaiting(), [true, false]);
+    }
+
+    #[test]
     fn refusals_on_the_server_stream() {
-        // White must capture 6C x 5D; the server would take a plain step.
-        let mut g = game("server", "W:W22,21:B18,1");
+        // By FID white must capture 6C x 5D; the server would take a plain step.
+        let mut g = game(&[("rules", "fid")], "W:W22,21:B18,1");
         let mut out = Outbox::default();
         let prompt = format!("{}\n{}\n", PROMPT[0], PROMPT[1]);
         let tries = [
@@ -485,6 +586,11 @@ pub(crate) mod tests {
         g.tries_left = 0;
         let f = g.on_line(First, "6a 5b", &mut out).unwrap_err();
         assert_eq!(f.kind, FaultKind::Illegal);
+        assert_eq!(
+            f.detail,
+            "sent '6a 5b', which FID's rules refuse (rules=fid): a capture is compulsory \
+             (after 9 invalid tries)"
+        );
         let [w, _, _] = streams(&mut out);
         assert_eq!(
             w,

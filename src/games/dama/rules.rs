@@ -1,4 +1,5 @@
-//! Italian draughts (dama, FID rules) on Code Colosseum's board: pure rules, no I/O.
+//! Italian draughts (dama) on Code Colosseum's board, by FID's rules or by Code Colosseum's
+//! server's ([`Rules`]): pure rules, no I/O.
 //!
 //! The board is drawn with row 1 at the top (board row index 0) and columns A..H left to right;
 //! cells are board indices row * 8 + col, dark squares have row + col odd, and are also numbered
@@ -15,7 +16,12 @@
 //! reaching the last row is promoted and the move ends. A side with no piece or no legal move
 //! loses. The same position with the same side to move for the third time is a draw, and so is
 //! reaching the move limit (default 200 plies).
+//!
+//! Code Colosseum's server plays looser rules (see `server_rules.rs`): nothing forces a capture,
+//! a capture may stop after any jump, and it ends a game only when a side cannot move (by its
+//! own test) or has no pieces. Under them the move limit is the only draw.
 
+use super::server_rules;
 use crate::games::draughts::{self, Cell, Grid, Variant};
 use crate::games::position::Position;
 use crate::games::{Draw, Outcome, Side};
@@ -40,11 +46,22 @@ const HEADER: &str = "   A  B  C  D  E  F  G  H";
 /// A position's identity for repetition: the pieces exactly, and the side to move.
 type Key = ([u32; 4], Side);
 
+/// Whose rules decide which moves are legal and when a game ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rules {
+    /// The Italian federation's.
+    #[default]
+    Fid,
+    /// Code Colosseum's server's, exactly.
+    Server,
+}
+
 /// A dama position: the pieces, the side to move, and what the draw rules need.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     grid: Grid,
     to_move: Side,
+    rules: Rules,
     plies: u32,
     /// Plies after which the game is drawn (0: no limit).
     max_plies: u32,
@@ -110,6 +127,7 @@ impl Board {
         Board {
             grid,
             to_move,
+            rules: Rules::Fid,
             plies: 0,
             max_plies: DEFAULT_MAX_PLIES,
             history: vec![(grid.key(), to_move)],
@@ -125,6 +143,16 @@ impl Board {
 
     pub fn max_plies(&self) -> u32 {
         self.max_plies
+    }
+
+    /// The same position played by `rules`.
+    pub fn with_rules(mut self, rules: Rules) -> Board {
+        self.rules = rules;
+        self
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
     }
 
     /// A position from PDN FEN, e.g. `W:W21-32:B1-12` (the start): `W` (white) is seat 0, on
@@ -174,9 +202,18 @@ impl Board {
         text
     }
 
-    /// Drawn by repetition or by the move limit (a side without moves has lost instead).
+    /// Whether the side to move has lost for want of a piece or a move, as the rules judge it.
+    fn stuck(&self) -> bool {
+        match self.rules {
+            Rules::Fid => !self.grid.has_move(self.to_move, &VARIANT),
+            Rules::Server => server_rules::stuck(&self.grid, self.to_move),
+        }
+    }
+
+    /// Drawn by repetition (FID's rules only) or by the move limit (a side without moves has
+    /// lost instead).
     fn drawn(&self) -> Option<Draw> {
-        if self.repeated {
+        if self.repeated && self.rules == Rules::Fid {
             Some(Draw::Rules)
         } else if self.max_plies > 0 && self.plies >= self.max_plies {
             Some(Draw::Limit)
@@ -193,11 +230,27 @@ impl Position for Board {
         self.to_move
     }
 
+    /// Under the server's rules, each of its moves that takes every piece at most once (see
+    /// [`server_rules::moves`]); [`Position::is_legal`] takes the others too.
     fn legal_moves(&self) -> Vec<Move> {
-        if self.drawn().is_some() {
-            return Vec::new();
+        match self.rules {
+            _ if self.drawn().is_some() => Vec::new(),
+            Rules::Fid => self.grid.moves(self.to_move, &VARIANT),
+            Rules::Server if self.stuck() => Vec::new(),
+            Rules::Server => server_rules::moves(&self.grid, self.to_move),
         }
-        self.grid.moves(self.to_move, &VARIANT)
+    }
+
+    fn is_legal(&self, mv: &Move) -> bool {
+        match self.rules {
+            Rules::Fid => self.outcome().is_none() && self.legal_moves().contains(mv),
+            Rules::Server => {
+                self.outcome().is_none()
+                    && mv.path.len() >= 2
+                    && mv.path.iter().all(|&sq| sq < 64)
+                    && server_rules::check(&self.grid, self.to_move, &mv.path).is_ok()
+            }
+        }
     }
 
     fn play_unchecked(&mut self, mv: &Move) {
@@ -215,7 +268,7 @@ impl Position for Board {
     fn outcome(&self) -> Option<Outcome> {
         // Losing for want of a move comes first: a draw by rule does not rescue a side that
         // cannot move.
-        if !self.grid.has_move(self.to_move, &VARIANT) {
+        if self.stuck() {
             return Some(Outcome::win(self.to_move.other()));
         }
         self.drawn().map(Outcome::Drawn)
@@ -255,7 +308,7 @@ impl crate::games::position::Textual for Board {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::games::Side::{First, Second};
     use crate::games::position::{perft, suite};
@@ -692,7 +745,8 @@ mod tests {
         }
     }
 
-    fn reference_moves(b: &Board) -> Vec<Vec<u8>> {
+    /// The naive FID generator's moves as sorted paths.
+    pub(crate) fn reference_moves(b: &Board) -> Vec<Vec<u8>> {
         let mut g = [[b'.'; 8]; 8];
         for (i, cell) in b.grid.cells.iter().enumerate() {
             g[i / 8][i % 8] = VARIANT.letter(*cell, '.') as u8;
@@ -702,15 +756,20 @@ mod tests {
         m
     }
 
-    fn sorted_paths(b: &Board) -> Vec<Vec<u8>> {
+    /// The generator's moves as sorted paths, to compare with a reference's.
+    pub(crate) fn sorted_paths(b: &Board) -> Vec<Vec<u8>> {
         let mut m: Vec<Vec<u8>> = b.legal_moves().into_iter().map(|m| m.path).collect();
         m.sort();
         m
     }
 
-    /// Perft with the reference generator, checking the fast one at every node.
-    fn reference_perft(b: &Board, depth: u32) -> u64 {
-        let theirs = reference_moves(b);
+    /// Perft with a reference generator (sorted paths), checking the fast one at every node.
+    pub(crate) fn reference_perft(
+        b: &Board,
+        depth: u32,
+        reference: &dyn Fn(&Board) -> Vec<Vec<u8>>,
+    ) -> u64 {
+        let theirs = reference(b);
         assert_eq!(sorted_paths(b), theirs, "at {}", b.fen());
         if depth == 0 {
             return 1;
@@ -720,7 +779,7 @@ mod tests {
             .map(|p| {
                 let mut next = b.clone();
                 next.play_unchecked(&Move::new(p));
-                reference_perft(&next, depth - 1)
+                reference_perft(&next, depth - 1, reference)
             })
             .sum()
     }
@@ -728,7 +787,7 @@ mod tests {
     #[test]
     fn perft_agrees_with_the_reference() {
         let b = Board::start();
-        assert_eq!(reference_perft(&b, 6), 36473);
+        assert_eq!(reference_perft(&b, 6, &reference_moves), 36473);
     }
 
     #[test]

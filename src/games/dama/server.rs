@@ -1,20 +1,20 @@
 //! How Code Colosseum's live dama server (`cocod`, `src/games/dama/logic.rs`) reads a move and
 //! what it answers when it refuses one, written from its behaviour so that arena's `server`
-//! stream can say exactly what the server says. arena's own rules still decide what is legal
-//! (see `protocol.rs`); this only classifies a refusal the way the server would.
+//! stream can say exactly what the server says. Which moves it refuses is `server_rules.rs`'s
+//! business; under FID rules arena refuses more, and says those in the server's manner too (see
+//! `protocol.rs`).
 
-use super::rules::Board;
+use super::rules::square_name;
+use super::server_rules::{Refusal, Why, check};
 use crate::games::Side;
-use crate::games::draughts::Cell;
+use crate::games::draughts::Grid;
 
-/// A square as (row index 0..8 from the top, column index 0..8 from the left).
-pub type Square = (u8, u8);
-
-/// The server's reading of a line: every `\n`, `\r` and `\t` deleted, the rest split on single
-/// spaces with empty pieces dropped; each piece must be exactly a row digit `1`..`8` and a
-/// column letter `A`..`H` (either case), and there must be at least two. Light squares pass
-/// here (the server refuses them later, as not a piece of yours or not a diagonal move).
-pub fn parse(line: &str) -> Option<Vec<Square>> {
+/// The server's reading of a line, as board indices: every `\n`, `\r` and `\t` deleted, the
+/// rest split on single spaces with empty pieces dropped; each piece must be exactly a row digit
+/// `1`..`8` and a column letter `A`..`H` (either case), and there must be at least two. Light
+/// squares pass here (the server refuses them later, as not a piece of yours or not a diagonal
+/// move).
+pub fn parse(line: &str) -> Option<Vec<u8>> {
     let cleaned: String = line
         .chars()
         .filter(|c| !matches!(c, '\n' | '\r' | '\t'))
@@ -24,116 +24,72 @@ pub fn parse(line: &str) -> Option<Vec<Square>> {
         .filter(|t| !t.is_empty())
         .map(|t| match t.as_bytes() {
             &[row @ b'1'..=b'8', col] if (b'A'..=b'H').contains(&col.to_ascii_uppercase()) => {
-                Some((row - b'1', col.to_ascii_uppercase() - b'A'))
+                Some((row - b'1') * 8 + col.to_ascii_uppercase() - b'A')
             }
             _ => None,
         })
-        .collect::<Option<Vec<Square>>>()?;
+        .collect::<Option<Vec<u8>>>()?;
     (squares.len() >= 2).then_some(squares)
 }
 
-/// A square's name as the server writes it: `6A`.
-pub fn name((r, c): Square) -> String {
-    format!("{}{}", r + 1, (b'A' + c) as char)
+/// What the server answers a parsed move of `seat` (0 white, moving up; 1 black) on `grid`, the
+/// two lines after the blank one, or `None` if the server would take it.
+pub fn refusal(grid: &Grid, seat: Side, path: &[u8]) -> Option<[String; 2]> {
+    check(grid, seat, path).err().map(|r| words(r, seat))
 }
 
-/// The board index of a square (dark or not).
-pub fn index((r, c): Square) -> u8 {
-    r * 8 + c
-}
-
-/// What the server answers a parsed move of `seat` (0 white, moving up; 1 black) on `board`,
-/// the two lines after the blank one, or `None` if the server would take it. Like the server,
-/// every step is checked against the board as it was before the move: the starting square stays
-/// occupied and jumped pieces stay in place until the move is over.
-pub fn refusal(board: &Board, seat: Side, path: &[Square]) -> Option<[String; 2]> {
-    let at = |(r, c): Square| board.cell(r * 8 + c);
-    let mine = |cell: Cell| cell.seat() == Some(seat);
-    let theirs = |cell: Cell| cell.seat() == Some(seat.other());
-    let origin = path[0];
-    let king = match at(origin) {
-        Cell::King(s) if s == seat => true,
-        cell if mine(cell) => false,
-        _ => {
+/// A refusal in the server's words.
+fn words(refusal: Refusal, seat: Side) -> [String; 2] {
+    let (kind, from, to, why) = match refusal {
+        Refusal::NotYourPiece => {
             let colour = ["bianchi", "neri"][seat];
-            return Some([
+            return [
                 "Non hai selezionato una tua pedina!".into(),
                 format!("Ricorda che sei i {colour}."),
-            ]);
+            ];
+        }
+        Refusal::Step { from, to, why } => ("Spostamento", from, to, why),
+        Refusal::Capture { from, to, why } => ("Cattura", from, to, why),
+    };
+    let verdict = if kind == "Cattura" {
+        "non valida!"
+    } else {
+        "non valido!"
+    };
+    let why = match why {
+        Why::Occupied => "La posizione scelta è gia occupata.",
+        Why::NotDiagonal => "Non ti stai spostando in diagonale o ti sei mosso di troppe colonne.",
+        Why::SameRow => "Puoi muoverti solo in diagonale.",
+        Why::RowsTooFar { man: false } => "Le righe sono troppo distanti.",
+        Why::RowsTooFar { man: true } => {
+            "Le righe sono troppo distanti o ti stai muovendo nel verso sbagliato."
         }
     };
-    let forward: i8 = if seat == Side::First { -1 } else { 1 };
-    let single = path.len() == 2;
-    let mut from = origin;
-    for &to in &path[1..] {
-        let dr = to.0 as i8 - from.0 as i8;
-        let dc = to.1 as i8 - from.1 as i8;
-        let occupied = at(to) != Cell::Empty;
-        let step = |why: &str| {
-            Some([
-                format!("Spostamento {} -> {} non valido!", name(from), name(to)),
-                why.to_string(),
-            ])
-        };
-        let capture = |why: &str| {
-            Some([
-                format!("Cattura {} -> {} non valida!", name(from), name(to)),
-                why.to_string(),
-            ])
-        };
-        const TAKEN: &str = "La posizione scelta è gia occupata.";
-        const NOT_DIAGONAL: &str =
-            "Non ti stai spostando in diagonale o ti sei mosso di troppe colonne.";
-        let is_step = if king { dr.abs() == 1 } else { dr == forward };
-        let is_jump = if king {
-            dr.abs() == 2
-        } else {
-            dr == 2 * forward
-        };
-        if is_step && single {
-            if dc.abs() != 1 || occupied {
-                return step(if occupied { TAKEN } else { NOT_DIAGONAL });
-            }
-        } else if is_jump {
-            let victim = if dc.abs() == 2 {
-                Some(at((
-                    (from.0 as i8 + dr / 2) as u8,
-                    (from.1 as i8 + dc / 2) as u8,
-                )))
-            } else {
-                None
-            };
-            // Men take men only; kings take men and kings.
-            let takes = victim.is_some_and(|v| theirs(v) && (king || !v.is_king()));
-            if !takes || occupied {
-                return capture(if occupied { TAKEN } else { NOT_DIAGONAL });
-            }
-        } else if dr == 0 {
-            return step("Puoi muoverti solo in diagonale.");
-        } else if king {
-            return step("Le righe sono troppo distanti.");
-        } else {
-            return step("Le righe sono troppo distanti o ti stai muovendo nel verso sbagliato.");
-        }
-        from = to;
-    }
-    None
+    [
+        format!(
+            "{kind} {} -> {} {verdict}",
+            square_name(from),
+            square_name(to)
+        ),
+        why.to_string(),
+    ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::dama::rules::Board;
     use crate::games::position::Position;
 
-    fn p(line: &str) -> Vec<Square> {
+    fn p(line: &str) -> Vec<u8> {
         parse(line).unwrap()
     }
 
     #[test]
     fn reading_a_line_as_the_server_does() {
-        assert_eq!(p("6A 5B"), vec![(5, 0), (4, 1)]);
-        assert_eq!(p("  6a   5b \r"), vec![(5, 0), (4, 1)]);
-        assert_eq!(p("1A 2B"), vec![(0, 0), (1, 1)], "light squares pass");
+        assert_eq!(p("6A 5B"), vec![40, 33]);
+        assert_eq!(p("  6a   5b \r"), vec![40, 33]);
+        assert_eq!(p("1A 2B"), vec![0, 9], "light squares pass");
         assert_eq!(
             parse("6A\t5B"),
             None,
@@ -144,11 +100,10 @@ mod tests {
         assert_eq!(parse("6A 5I"), None);
         assert_eq!(parse("6A-5B"), None);
         assert_eq!(parse("A6 B5"), None);
-        assert_eq!(name((2, 1)), "3B");
     }
 
     fn refused(board: &Board, line: &str) -> Option<String> {
-        refusal(board, board.to_move(), &p(line)).map(|l| l.join("|"))
+        refusal(board.grid(), board.to_move(), &p(line)).map(|l| l.join("|"))
     }
 
     #[test]
