@@ -1,6 +1,7 @@
 //! arena's errors and how they map to exit codes: 2 when what was asked cannot be (a usage or
-//! spec error, a results folder that holds another tournament), 130 when stopped by a signal, 1
-//! for anything else. Each variant is one kind of failure; its words are made where it is raised.
+//! spec error, a results folder that holds another tournament), 75 when another run holds the
+//! results folder, 130 when stopped by a signal, 1 for anything else. Each variant is one kind of
+//! failure; its words are made where it is raised.
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -49,11 +50,16 @@ pub enum Error {
     Internal(String),
 }
 
+/// The exit status of a run refused because another run holds its results folder.
+pub const BUSY: i32 = 75;
+
 impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Usage(_) | Error::Spec(_) | Error::Conflict(_) => 2,
             Error::Interrupted => 130,
+            // sysexits' EX_TEMPFAIL: a wrapper (cron) tells "still running" from a failure.
+            Error::Busy(_) => BUSY,
             _ => 1,
         }
     }

@@ -31,6 +31,26 @@ pub fn warn(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{}", shown(text));
 }
 
+/// Whether text for people may hold characters beyond ASCII: the locale's character set is
+/// UTF-8, by the first of `LC_ALL`, `LC_CTYPE` and `LANG` that is set, as C's `setlocale` picks
+/// it (none set is the "C" locale, ASCII: cron's usual environment).
+pub fn utf8() -> bool {
+    static UTF8: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *UTF8.get_or_init(|| {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok().filter(|l| !l.is_empty()))
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        locale.contains("utf-8") || locale.contains("utf8")
+    })
+}
+
+/// `fancy` where the locale writes UTF-8, else `plain` (ASCII).
+pub fn symbol(fancy: &'static str, plain: &'static str) -> &'static str {
+    if utf8() { fancy } else { plain }
+}
+
 /// `text` safe for a terminal: newlines and tabs stay; every other control character (C0, DEL,
 /// C1), the bidirectional overrides that reorder what is shown, and the line and paragraph
 /// separators (a script reading arena's lines may end a line there) become visible escapes.

@@ -316,8 +316,10 @@ pub fn standings_text(table: &[Standing]) -> String {
         return standings_text_places(table);
     }
     let width = table.iter().map(|t| t.bot.len()).max().unwrap_or(3).max(3);
+    let pm = crate::out::symbol("±", "+-");
+    let elo_width = 12 + pm.chars().count();
     let mut s = format!(
-        "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>13}  {:>13}  {:>4} {:>4} {:>4}\n",
+        "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>elo_width$}  {:>13}  {:>4} {:>4} {:>4}\n",
         "rank",
         "bot",
         "games",
@@ -334,7 +336,7 @@ pub fn standings_text(table: &[Standing]) -> String {
     for t in table {
         let mark = if t.marked.is_empty() { " " } else { "*" };
         s.push_str(&format!(
-            "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>6.0}{mark}± {:<4}  {:>6.0} ({:>4.0})  {:>4} {:>4} {:>4}\n",
+            "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>6.0}{mark}{pm} {:<4}  {:>6.0} ({:>4.0})  {:>4} {:>4} {:>4}\n",
             t.rank, t.bot, t.games, t.wins, t.draws, t.losses, t.score, t.elo,
             t.elo_error.map_or("-".to_string(), |e| format!("{e:.0}")),
             t.glicko2, t.glicko2_rd, t.timeouts, t.crashes, t.illegal
@@ -349,8 +351,10 @@ pub fn standings_text(table: &[Standing]) -> String {
 /// The standings of games of more than two players, for people: places and points.
 fn standings_text_places(table: &[Standing]) -> String {
     let width = table.iter().map(|t| t.bot.len()).max().unwrap_or(3).max(3);
+    let pm = crate::out::symbol("±", "+-");
+    let elo_width = 12 + pm.chars().count();
     let mut s = format!(
-        "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7}  {:>13}  {:>13}  {:>13}  {:>4} {:>5} {:>4}\n",
+        "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7}  {:>elo_width$}  {:>13}  {:>13}  {:>4} {:>5} {:>4}\n",
         "rank",
         "bot",
         "games",
@@ -359,7 +363,7 @@ fn standings_text_places(table: &[Standing]) -> String {
         "points",
         "elo (95%)",
         "glicko2 (rd)",
-        "weng-lin (σ)",
+        crate::out::symbol("weng-lin (σ)", "weng-lin (sd)"),
         "time",
         "crash",
         "bad"
@@ -373,7 +377,7 @@ fn standings_text_places(table: &[Standing]) -> String {
             .weng_lin
             .map_or("-".to_string(), |(r, u)| format!("{r:.1} ({u:.1})"));
         s.push_str(&format!(
-            "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7.2}  {:>6.0}{mark}± {:<4}  {:>6.0} ({:>4.0})  {:>13}  {:>4} {:>5} {:>4}\n",
+            "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7.2}  {:>6.0}{mark}{pm} {:<4}  {:>6.0} ({:>4.0})  {:>13}  {:>4} {:>5} {:>4}\n",
             t.rank, t.bot, t.games, t.wins, place, t.score, t.elo,
             t.elo_error.map_or("-".to_string(), |e| format!("{e:.0}")),
             t.glicko2, t.glicko2_rd, weng_lin, t.timeouts, t.crashes, t.illegal

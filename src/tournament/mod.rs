@@ -90,6 +90,8 @@ struct Results {
     points: BTreeMap<String, f64>,
     /// Packs the games for the report as they are played.
     live: Option<std::sync::Arc<Live>>,
+    /// The standings' first, and when it was found (`leader`).
+    leader: Option<(Instant, Option<String>)>,
 }
 
 impl Results {
@@ -105,6 +107,7 @@ impl Results {
             spec: spec.clone(),
             last_tables: Instant::now(),
             live: Live::start().map(std::sync::Arc::new),
+            leader: None,
         })
     }
 
@@ -173,11 +176,33 @@ impl Results {
         )
     }
 
-    fn leader(&self) -> Option<(String, f64)> {
-        self.points
-            .iter()
-            .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
-            .map(|(n, p)| (n.clone(), *p))
+    /// The bot the standings would put first, with its points: the same order as the tables
+    /// (Elo, then points, then name), so that the last progress line names the standings'
+    /// first. The fit is redone at most once a second, and for the last game.
+    fn leader(&mut self, last: bool) -> Option<(String, f64)> {
+        let stale = self
+            .leader
+            .as_ref()
+            .is_none_or(|(at, _)| at.elapsed() > Duration::from_secs(1));
+        if last || stale {
+            let first = self
+                .standings()
+                .into_iter()
+                .find(|t| t.games > 0)
+                .map(|t| t.bot);
+            self.leader = Some((Instant::now(), first));
+        }
+        let name = self.leader.as_ref()?.1.clone()?;
+        let points = self.points.get(&name).copied().unwrap_or(0.0);
+        Some((name, points))
+    }
+}
+
+/// A results folder for people: a relative one with the current folder it is relative to.
+fn shown_from_here(dir: &Path) -> String {
+    match std::env::current_dir() {
+        Ok(here) if dir.is_relative() => format!("{} (in {})", dir.display(), here.display()),
+        _ => dir.display().to_string(),
     }
 }
 
@@ -333,6 +358,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             dir.display()
         )));
     }
+    let first_night = spec.ladder && !dir.join("games.csv").exists();
     std::fs::create_dir_all(dir.join("logs"))
         .map_err(Error::io(format!("creating {}", dir.display())))?;
     let _lock = Lock::acquire(&dir)?;
@@ -398,8 +424,18 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         spec.format.as_str(),
         spec.bots.len(),
         jobs,
-        dir.display()
+        shown_from_here(&dir)
     );
+    if first_night {
+        crate::out::warn(&format!(
+            "arena: NOTE: ladder: {} holds no games yet, so this is the ladder's first night. \
+             Results are relative to the current folder ({}): if this ladder has run before, its \
+             results are elsewhere (cron runs a job in its user's home folder unless the line \
+             says cd, or give --out an absolute path)",
+            dir.display(),
+            std::env::current_dir().map_or("unknown".into(), |d| d.display().to_string())
+        ));
+    }
 
     let mut stop = stop::watch_signals("they will be played on resume");
     // One game thread per core: built-in bots think on their game's thread, and starting a
@@ -419,9 +455,12 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         .await?
     } else {
         // A ladder plays the cycle on record, or a new one; any other run, its one schedule.
-        let cycle = match spec.ladder {
-            true => record.ladder_cycle(&dir, &spec, &results.rows)?,
-            false => record::Cycle::of(&spec, 1, 1)?,
+        let (cycle, ladder) = match spec.ladder {
+            true => {
+                let night = record.ladder_cycle(&dir, &spec, &results.rows)?;
+                (night.cycle, Some((night.number, night.unfinished)))
+            }
+            false => (record::Cycle::of(&spec, 1, 1)?, None),
         };
         let (planned, balance) = cycle.plan(&spec)?;
         if let Some(balance) = balance {
@@ -447,12 +486,21 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             todo.push(job);
         }
         let total = todo.len() as u64;
-        if total == 0 {
+        let on_record = results.rows.len();
+        if let Some((number, unfinished)) = ladder {
+            let what = match unfinished {
+                true => format!(
+                    "cycle {number} was stopped before its end: playing its {total} missing games"
+                ),
+                false => format!("cycle {number} begins: {total} games"),
+            };
+            eprintln!("arena: ladder: {what} ({on_record} games on record before it)");
+        } else if total == 0 {
             eprintln!(
                 "arena: nothing to play: every game of the schedule is in {}",
                 dir.join("games.csv").display()
             );
-        } else if !results.rows.is_empty() {
+        } else if on_record > 0 {
             eprintln!(
                 "arena: resuming: {} games on record, {total} to play",
                 results.rows.len()
@@ -932,7 +980,8 @@ async fn play_all(
                     }
                 };
                 for (job, record, _) in games {
-                    progress.finished(&record.finished_line(job.id as usize), results.leader());
+                    let leader = results.leader(progress.done + 1 == progress.total);
+                    progress.finished(&record.finished_line(job.id as usize), leader);
                 }
             }
             // The running games see a second interrupt themselves; games already over are

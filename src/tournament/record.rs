@@ -95,6 +95,14 @@ impl Cycle {
     }
 }
 
+/// The cycle a ladder's run plays: its number (from 1), and whether it is one a run before
+/// left unfinished rather than a new night's.
+pub struct LadderCycle {
+    pub cycle: Cycle,
+    pub number: usize,
+    pub unfinished: bool,
+}
+
 /// What must be the same on every run into one folder.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Record {
@@ -415,7 +423,12 @@ impl Record {
     /// The ladder cycle this run plays: the last one while some of its missing games can be
     /// played by the spec's bots (a run stopped in its middle), else a new one of the spec's
     /// bots, recorded before any of its games is played.
-    pub fn ladder_cycle(&mut self, dir: &Path, spec: &Spec, rows: &[GameRow]) -> Result<Cycle> {
+    pub fn ladder_cycle(
+        &mut self,
+        dir: &Path,
+        spec: &Spec,
+        rows: &[GameRow],
+    ) -> Result<LadderCycle> {
         let present: BTreeSet<&str> = spec.bots.iter().map(|b| b.name.as_str()).collect();
         let on_record: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
         if let Some(last) = self.cycles.last().filter(|c| !c.before_records) {
@@ -424,7 +437,11 @@ impl Record {
                 !on_record.contains(id) && names.iter().all(|n| present.contains(n))
             });
             if unfinished {
-                return Ok(last.clone());
+                return Ok(LadderCycle {
+                    cycle: last.clone(),
+                    number: self.cycles.len(),
+                    unfinished: true,
+                });
             }
         }
         let (first_id, first_round) = self
@@ -434,7 +451,11 @@ impl Record {
         let cycle = Cycle::of(spec, first_id, first_round)?;
         self.cycles.push(cycle.clone());
         self.save(dir)?;
-        Ok(cycle)
+        Ok(LadderCycle {
+            cycle,
+            number: self.cycles.len(),
+            unfinished: false,
+        })
     }
 }
 
