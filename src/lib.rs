@@ -8,6 +8,7 @@
 pub mod bot;
 pub mod commands;
 pub mod error;
+pub mod file_kind;
 pub mod files;
 pub mod games;
 pub mod out;

@@ -467,10 +467,9 @@ fn two_json_values_in_one_write_are_two_messages() {
         "its first move and the reply were played: {r}"
     );
     assert!(
-        r["detail"]
-            .as_str()
-            .unwrap()
-            .starts_with("Player 1 submitted incorrect token \"stale\""),
+        r["detail"].as_str().unwrap().starts_with(
+            "was refused; the game says: Player 1 submitted incorrect token \"stale\""
+        ),
         "{r}"
     );
 }

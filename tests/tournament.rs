@@ -139,7 +139,9 @@ fn spec_errors_name_file_line_and_column_and_nothing_runs() {
         .arg(&path)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(":3:1: unknown field `speed`"));
+        .stderr(predicate::str::contains(
+            ":3:1: unknown key 'speed' (the keys here: name,",
+        ));
 }
 
 #[test]

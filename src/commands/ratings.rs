@@ -18,7 +18,7 @@ pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
     // (their points and ratings mean other things), and a table of both would mix them.
     let mut players: Option<(usize, &Path)> = None;
     for f in files {
-        let rows_of = read_games(f)?;
+        let rows_of = read_games(f).map_err(|e| other_kind(f, e))?;
         if let Some(n) = rows_of.first().map(|r| r.players()) {
             match players {
                 Some((m, first)) if m != n => {
@@ -56,4 +56,19 @@ pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
     eprintln!("arena: {} games from {} file(s)", rows.len(), files.len());
     crate::out::text(&standings_text(&table));
     Ok(())
+}
+
+/// A file that is not a games.csv at all (a log, a spec) is told so, rather than by its first
+/// line's fault.
+fn other_kind(path: &Path, e: Error) -> Error {
+    use crate::file_kind::{self, Kind};
+    match (e, file_kind::of_file(path)) {
+        (Error::Corrupt(_), kind) if kind != Kind::GamesCsv => Error::Usage(file_kind::refused(
+            path,
+            kind,
+            "an arena games.csv",
+            "ratings takes the games.csv of a results folder",
+        )),
+        (e, _) => e,
+    }
 }

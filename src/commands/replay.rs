@@ -8,6 +8,7 @@ use std::path::Path;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, SpectatorSink, shell_line};
 use crate::error::{Error, Result};
+use crate::file_kind::Kind;
 use crate::games::Msg;
 use crate::referee::Judge;
 use crate::referee::format_score;
@@ -93,9 +94,59 @@ async fn start_referee(program: &RefereeProgram, max_line: usize, dir: &Path) ->
         })
 }
 
+/// A line of the game quoted in a message: no longer than a message can bear (a referee's line
+/// may be a whole map), as it was written, not escaped as Rust would.
+fn quoted(line: &str) -> String {
+    format!("'{}'", crate::games::head(line, 200))
+}
+
+/// A result in words: `a 1-0 b (normal, 9 plies)`, or `a, b, c: places 1 3 2 (...)` for more
+/// than two players.
+fn in_words(names: &[String], scores: &[f64], places: &str, reason: &str, plies: u64) -> String {
+    match (names, scores) {
+        ([a, b], [sa, sb]) => format!(
+            "{a} {}-{} {b} ({reason}, {plies} plies)",
+            format_score(*sa),
+            format_score(*sb)
+        ),
+        _ => format!(
+            "{}: places {places} ({reason}, {plies} plies)",
+            names.join(", ")
+        ),
+    }
+}
+
+/// The result a log records, in the words of `in_words`; a forged one that is not a result of
+/// these players is shown as it is.
+fn logged_in_words(names: &[String], logged: &serde_json::Value) -> String {
+    let numbers = |key: &str| -> Option<Vec<f64>> {
+        let list = logged[key].as_array()?;
+        let numbers: Vec<f64> = list.iter().filter_map(serde_json::Value::as_f64).collect();
+        (numbers.len() == list.len()).then_some(numbers)
+    };
+    let scores = numbers("scores").filter(|s| s.len() == names.len());
+    let places = match names.len() {
+        2 => Some(String::new()),
+        _ => numbers("places").map(|p| {
+            let places: Vec<String> = p.iter().map(|n| n.to_string()).collect();
+            places.join(" ")
+        }),
+    };
+    match (
+        scores,
+        places,
+        logged["reason"].as_str(),
+        logged["plies"].as_u64(),
+    ) {
+        (Some(scores), Some(places), Some(reason), Some(plies)) => {
+            in_words(names, &scores, &places, reason, plies)
+        }
+        _ => format!("the result {logged}"),
+    }
+}
+
 /// A message the game sends, in words: which line, to whom.
 fn described(msg: Option<&Msg>) -> String {
-    let quoted = |l: &str| format!("{:?}", crate::games::head(l, 200));
     match msg {
         Some(Msg::To(seat, line)) => format!("{} to seat {}", quoted(line), seat.index()),
         Some(Msg::Spectators(line)) => format!("{} to the spectators", quoted(line)),
@@ -114,12 +165,11 @@ async fn hear_again(
 ) -> Option<String> {
     if !judge.wants_referee() {
         return Some(format!(
-            "the log has the referee's {logged:?} where the game no longer waits for it"
+            "the log has the referee's {} where the game no longer waits for it",
+            quoted(logged)
         ));
     }
     let lines = judge.take_for_referee();
-    // Quoted no longer than a message can bear: a referee's line may be a whole map.
-    let quoted = |l: &str| format!("{:?}", crate::games::head(l, 200));
     match link.ask(&lines).await {
         Ok(line) => {
             let _ = judge.referee_line(&line, out);
@@ -143,9 +193,24 @@ async fn hear_again(
     }
 }
 
+/// The text of the log at `path`. Another kind of file is refused in words that say what it is,
+/// before a parser's words about its first line.
+fn read_log(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    let text = String::from_utf8(bytes).unwrap_or_default();
+    match crate::file_kind::of_text(&text) {
+        Kind::GameLog => Ok(text),
+        kind => Err(Error::Usage(crate::file_kind::refused(
+            path,
+            kind,
+            "an arena game log",
+            "replay takes a game's log, logs/game-NNNNN.jsonl in a results folder",
+        ))),
+    }
+}
+
 pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    let text = read_log(path)?;
     let Recorded {
         header,
         names,
@@ -245,24 +310,13 @@ pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> 
         && same_places
         && logged["reason"] == serde_json::json!(v.reason)
         && logged["plies"] == serde_json::json!(v.plies);
-    let summary = match names.len() {
-        2 => format!(
-            "{} {}-{} {} ({}, {} plies)",
-            names[0],
-            format_score(v.scores[0]),
-            format_score(v.scores[1]),
-            names[1],
-            v.reason.as_str(),
-            v.plies
-        ),
-        _ => format!(
-            "{}: places {} ({}, {} plies)",
-            names.join(", "),
-            v.places,
-            v.reason.as_str(),
-            v.plies
-        ),
-    };
+    let summary = in_words(
+        &names,
+        &v.scores,
+        &v.places.to_string(),
+        v.reason.as_str(),
+        u64::from(v.plies),
+    );
     // A referee told no seed draws its game anew: its stream differing says nothing of arena.
     let unseeded = header.referee.is_some()
         && header
@@ -287,10 +341,8 @@ pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> 
             "replay: the result agrees ({summary}) but the stream differs: {m}"
         ))),
         (false, m) => Err(Error::Disagrees(format!(
-            "replay: the result differs: the log says {} {} {} plies, the referee gives {summary}{}",
-            logged["scores"],
-            logged["reason"],
-            logged["plies"],
+            "replay: the result differs: the log says {}, the referee now gives {summary}{}",
+            logged_in_words(&names, &logged),
             m.map(|m| format!("; {m}")).unwrap_or_default()
         ))),
     }

@@ -248,6 +248,11 @@ pub struct JsonGame<P: JsonRules> {
 }
 
 /// `player` numbers in this protocol are 1-based.
+/// Before the original server's words in a refusal's detail, which follows the bot's name in
+/// arena's lines ("ck_py was refused; the game says: Player 1 submitted ill-formed json: ..."):
+/// they read as a quote, not as arena's. The game's own `log` has the words alone.
+const QUOTED: &str = "was refused; the game says: ";
+
 fn player(seat: Side) -> usize {
     seat.index() + 1
 }
@@ -370,7 +375,7 @@ impl<P: JsonRules> JsonGame<P> {
 
     fn on_move(&mut self, seat: Side, line: &str, out: &mut Outbox) -> Result<Step, Fault> {
         let n = player(seat);
-        let fail = |kind, why: String| Fault::new(kind, why);
+        let fail = |kind, why: String| Fault::new(kind, format!("{QUOTED}{why}"));
         let Ok(Value::Object(msg)) = serde_json::from_str::<Value>(line) else {
             return Err(fail(
                 FaultKind::Protocol,
@@ -470,7 +475,10 @@ impl<P: JsonRules> TwoPlayer for JsonGame<P> {
             FaultKind::Crash | FaultKind::Memory => {
                 format!("Player {n} left the game ({})", fault.detail)
             }
-            FaultKind::Illegal | FaultKind::Protocol => fault.detail.clone(),
+            FaultKind::Illegal | FaultKind::Protocol => {
+                let d = &fault.detail;
+                d.strip_prefix(QUOTED).unwrap_or(d).to_string()
+            }
         });
         self.log
             .push(format!("Player {} wins.", player(seat.other())));
@@ -487,6 +495,10 @@ impl<P: JsonRules> TwoPlayer for JsonGame<P> {
 
     fn plies(&self) -> u32 {
         self.pos.plies()
+    }
+
+    fn greeting(&self) -> bool {
+        matches!(self.phase, Phase::Handshake(_))
     }
 
     fn builtin_line(&self, seat: Side, name: &str, rng: &mut ChaCha8Rng) -> String {

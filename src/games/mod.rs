@@ -391,6 +391,12 @@ pub trait Game: Send + Sync {
     /// Moves (or rounds) played so far.
     fn plies(&self) -> u32;
 
+    /// Whether the game is greeting its bots: the lines it takes now are not moves (the JSON
+    /// protocol's request for a game), and failures count moves from the first line after.
+    fn greeting(&self) -> bool {
+        false
+    }
+
     /// The line the built-in bot `name` would send now for `seat`. Only called while the game
     /// awaits that seat, and `name` is one of the game's `builtins`.
     fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String;

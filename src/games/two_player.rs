@@ -30,6 +30,11 @@ pub trait TwoPlayer: Send + Sync {
     /// Moves (or rounds) played so far.
     fn plies(&self) -> u32;
 
+    /// As `Game::greeting`.
+    fn greeting(&self) -> bool {
+        false
+    }
+
     /// The line the built-in bot `name` would send now for `side`.
     fn builtin_line(&self, side: Side, name: &str, rng: &mut ChaCha8Rng) -> String;
 
@@ -72,6 +77,10 @@ impl<G: TwoPlayer> Game for Two<G> {
 
     fn plies(&self) -> u32 {
         self.0.plies()
+    }
+
+    fn greeting(&self) -> bool {
+        self.0.greeting()
     }
 
     fn builtin_line(&self, seat: Seat, name: &str, rng: &mut ChaCha8Rng) -> String {

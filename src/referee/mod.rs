@@ -146,6 +146,15 @@ struct SeatState {
     turn_start: Option<Instant>,
     /// Lines accepted so far; the first gets the startup allowance.
     moves: u32,
+    /// Of those, the lines of the game's greeting, which are not moves.
+    greetings: u32,
+}
+
+impl SeatState {
+    /// The move the seat is on, as `at_move` and the failures count it: 1 for its first.
+    fn next_move(&self) -> u32 {
+        self.moves - self.greetings + 1
+    }
 }
 
 /// A seat ready to play, with the bot's fault if it failed to start; an error when arena could
@@ -189,6 +198,7 @@ async fn open_seat(
         io,
         turn_start: None,
         moves: 0,
+        greetings: 0,
     };
     Ok((state, fault))
 }
@@ -234,10 +244,10 @@ impl Wire<'_> {
             if buf.is_empty() {
                 continue;
             }
+            let at = state.next_move();
             if let SeatIo::Remote { conn, broken } = &mut state.io
                 && broken.is_none()
             {
-                let at = state.moves + 1;
                 *broken = match tokio::time::timeout(self.timeout, conn.send(buf)).await {
                     Ok(Ok(())) => None,
                     Ok(Err(e)) => Some(
@@ -569,9 +579,11 @@ impl<'a> Table<'a> {
         match heard {
             Ok(line) => {
                 out.now_ms = clock(self.start_ms, self.wire.log.received(seat, &line));
+                let greeting = self.judge.game().greeting();
                 match self.judge.line(seat, &line, out) {
                     Ok(Step::Done) => {
                         self.seats[seat].moves += 1;
+                        self.seats[seat].greetings += u32::from(greeting);
                         self.seats[seat].turn_start = None;
                     }
                     Ok(Step::Retry | Step::More) => {}
@@ -816,7 +828,7 @@ async fn next_line(
     }
     let (seat, event) = first_event(seats, awaiting, setup).await;
     let s = &seats[seat];
-    let at = s.moves + 1;
+    let at = s.next_move();
     let heard = match event {
         Event::Line(line) => Ok(line),
         Event::Timeout => Err(event

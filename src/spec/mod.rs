@@ -15,6 +15,8 @@ use crate::games::openings::{self, Book, Order};
 use crate::games::{self, GameInfo, Params, line_breaks};
 use crate::schedule::{Fixed, Shape};
 
+mod words;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
@@ -303,8 +305,14 @@ fn check_name(name: &str) -> std::result::Result<(), String> {
         return Err("must not be empty".into());
     }
     // A name is a line of some games' streams: none of the characters a reader ends a line at.
+    if name == "." || name == ".." {
+        return Err(format!(
+            "'{name}' cannot be used: it names a folder that is already there (this one, or the \
+             one above), not a folder of its own"
+        ));
+    }
     let breaks = line_breaks::find(name).is_some();
-    if breaks || name.contains(['/', '\\', ',', '"']) || name == "." || name == ".." {
+    if breaks || name.contains(['/', '\\', ',', '"']) {
         return Err(format!(
             "'{}' cannot be used: names may not contain / \\ , \" or line breaks",
             line_breaks::shown(name)
@@ -315,14 +323,25 @@ fn check_name(name: &str) -> std::result::Result<(), String> {
 
 impl Spec {
     pub fn load(path: &Path) -> Result<Spec> {
-        let text = std::fs::read_to_string(path)
-            .map_err(Error::io(format!("reading {}", path.display())))?;
+        // The spec is what was asked for: one that cannot be read is the command line's error.
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::Spec(match e.kind() {
+                std::io::ErrorKind::NotFound => format!("{}: no such file", path.display()),
+                _ => format!("{}: cannot be read: {e}", path.display()),
+            })
+        })?;
         Spec::parse(path, &text)
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<Spec> {
         let src = Source { path, text };
-        let raw: Raw = toml::from_str(text).map_err(|e| src.at(e.span(), e.message().trim()))?;
+        let raw: Raw = toml::from_str(text).map_err(|e| {
+            let key = e.span().and_then(|s| words::key_at(text, s.start));
+            src.at(
+                e.span(),
+                words::reworded(key.as_deref(), e.message().trim()),
+            )
+        })?;
         let base = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -918,7 +937,7 @@ command = "builtin:greedy"
         let cases = [
             (
                 GOOD.replace("timeout = 2", "timeout = 2\ncolour = 1"),
-                "t.toml:5:1: unknown field `colour`",
+                "t.toml:5:1: unknown key 'colour' (the keys here: name, game,",
             ),
             (
                 GOOD.replace("timeout = 2", "timeout = \"2\""),
@@ -954,7 +973,7 @@ command = "builtin:greedy"
             ),
             (
                 GOOD.replace("round-robin", "knockout"),
-                "t.toml:3:10: unknown variant `knockout`",
+                "t.toml:3:10: format must be one of round-robin, gauntlet",
             ),
             (
                 GOOD.replace("timeout = 2", "rounds = 3"),
@@ -991,7 +1010,7 @@ command = "builtin:greedy"
             ),
             (
                 GOOD.replace("timeout = 2", "openings_order = \"shuffled\""),
-                "t.toml:4:18: unknown variant `shuffled`, expected `sequential` or `random`",
+                "t.toml:4:18: openings_order must be one of sequential or random, not 'shuffled'",
             ),
         ];
         for (text, expected) in cases {
@@ -1028,7 +1047,8 @@ command = "builtin:greedy"
             ),
             (
                 GOOD.replace("timeout = 2", "min_free_mb = 1e6"),
-                "t.toml:4:15: invalid type: floating point `1000000.0`, expected u64",
+                "t.toml:4:15: min_free_mb must be a whole number from 0 to 18446744073709551615 (MiB), not \
+                 1000000.0",
             ),
             (
                 GOOD.replace("timeout = 2", "min_free_mb = 99999999999"),
