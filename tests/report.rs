@@ -236,6 +236,18 @@ command = "python3 -c \"import sys; print('crasher: out of ideas', file=sys.stde
         "the crasher's stderr",
     );
     assert!(b.text("#v-caption").contains("start") || b.text("#v-caption").is_empty());
+    // The header says how the game was lost, before any stepping; no referee program played it,
+    // so no box for one.
+    assert!(
+        b.text("#v-title").contains("crasher failed (crash): "),
+        "{}",
+        b.text("#v-title")
+    );
+    assert_eq!(
+        b.count("#v-err-box-referee"),
+        0,
+        "a referee box in a game without one"
+    );
     b.click("#v-last");
     assert!(
         b.text("#v-caption").contains("crasher failed (crash)"),

@@ -7,9 +7,9 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::games::Outbox;
 use crate::games::Seat;
 use crate::games::picture::Picture;
+use crate::games::{Fault, Outbox};
 use crate::referee::Judge;
 use crate::referee::log::{Entry, Header, Recorded, Started, apply};
 use crate::referee::stderr_path;
@@ -37,6 +37,8 @@ pub struct GameView {
     /// The end of a referee program's stderr, for a game one played.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub referee_stderr: Option<String>,
+    /// Who failed and how (`FrameMaker::failures`), for the header.
+    pub failures: Vec<String>,
 }
 
 fn quote(line: &str) -> String {
@@ -75,6 +77,11 @@ fn stderr_tail(path: &Path) -> String {
     )
 }
 
+/// `who` failed, in the viewer's words: `bob failed (timeout): timed out at move 3 ...`.
+fn failure(who: &str, fault: &Fault) -> String {
+    format!("{who} failed ({}): {}", fault.kind.as_str(), fault.detail)
+}
+
 /// A game log's frames, made line by line as the log is read or written: the start, then one
 /// frame whenever the board changed or a seat failed.
 pub struct FrameMaker {
@@ -111,6 +118,18 @@ impl FrameMaker {
             last,
             referee: header.referee.is_some(),
         })
+    }
+
+    /// Who failed so far and how, in the words of the frames' captions: each seat that failed,
+    /// then the referee program if it did (for the viewer's header).
+    pub fn failures(&self) -> Vec<String> {
+        let seats = Seat::all(self.players())
+            .filter_map(|s| self.judge.fault_of(s).map(|f| failure(&self.names[s], f)));
+        let referee = self
+            .judge
+            .referee_fault()
+            .map(|f| failure("the referee", f));
+        seats.chain(referee).collect()
     }
 
     /// How many play.
@@ -161,22 +180,13 @@ impl FrameMaker {
             if !caption.is_empty() {
                 caption.push_str("  ·  ");
             }
-            caption.push_str(&format!(
-                "{} failed ({}): {}",
-                self.names[seat],
-                fault.kind.as_str(),
-                fault.detail
-            ));
+            caption.push_str(&failure(&self.names[seat], fault));
         }
         if let Some(fault) = referee_fault {
             if !caption.is_empty() {
                 caption.push_str("  ·  ");
             }
-            caption.push_str(&format!(
-                "the referee failed ({}): {}",
-                fault.kind.as_str(),
-                fault.detail
-            ));
+            caption.push_str(&failure("the referee", fault));
         }
         self.last = Frame {
             picture,
@@ -231,6 +241,7 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
         frames,
         stderr,
         referee_stderr,
+        failures: maker.failures(),
     })
 }
 

@@ -134,6 +134,8 @@ impl Packer {
             json.extend_from_slice(b",\"referee_stderr\":");
             serde_json::to_writer(&mut json, &referee).expect("a string serialises");
         }
+        json.extend_from_slice(b",\"failures\":");
+        serde_json::to_writer(&mut json, &maker.failures()).expect("strings serialise");
         json.push(b'}');
         let bytes = match self.z {
             Some(mut z) => {

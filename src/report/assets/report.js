@@ -288,6 +288,11 @@ async function openGame(id) {
   }
   if (ticket !== opening) return;
   V.view = view; V.viewIndex = 0;
+  // How the game was lost, in the header: the last frame's caption says it too, but only there.
+  if (view.failures && view.failures.length) {
+    $("v-title").insertAdjacentHTML("beforeend", `<br><span id="v-failures" class="failed"></span>`);
+    $("v-failures").textContent = view.failures.join(" · ");
+  }
   // Every player's stderr, and a referee program's in the games it played.
   const boxes = $("v-stderr");
   names.forEach((n, s) => {
