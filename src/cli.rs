@@ -61,7 +61,8 @@ pub enum Command {
         /// games.csv files written by `arena run`.
         #[arg(required = true)]
         games: Vec<PathBuf>,
-        /// Also write standings.csv and crosstable.csv into this folder.
+        /// Also write standings.csv and crosstable.csv into this folder; shards of one run
+        /// make it that run's results folder (games.csv, grades.csv, report.html).
         #[arg(long)]
         out: Option<PathBuf>,
     },

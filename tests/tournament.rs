@@ -352,6 +352,23 @@ fn a_second_run_on_the_same_folder_is_refused_and_says_who_holds_it() {
     first.wait().unwrap();
 }
 
+/// Play the spec `path` whole into `dir/all`, and as two shards into `dir/SHARD`.
+fn play_whole_and_in_two_shards(dir: &Path, path: &Path, shards: [&str; 2]) {
+    let run = |extra: &[&str], out: &str| {
+        arena()
+            .arg("run")
+            .arg(path)
+            .args(extra)
+            .arg("--out")
+            .arg(dir.join(out))
+            .assert()
+            .success();
+    };
+    run(&[], "all");
+    run(&["--shard", "1/2"], shards[0]);
+    run(&["--shard", "2/2"], shards[1]);
+}
+
 #[test]
 fn sharded_runs_merge_to_the_unsharded_standings() {
     let dir = tempfile::tempdir().unwrap();
@@ -365,19 +382,7 @@ fn sharded_runs_merge_to_the_unsharded_standings() {
             ("r3", "builtin:random", ""),
         ],
     );
-    let run = |extra: &[&str], out: &str| {
-        arena()
-            .arg("run")
-            .arg(&path)
-            .args(extra)
-            .arg("--out")
-            .arg(dir.path().join(out))
-            .assert()
-            .success();
-    };
-    run(&[], "all");
-    run(&["--shard", "1/2"], "a");
-    run(&["--shard", "2/2"], "b");
+    play_whole_and_in_two_shards(dir.path(), &path, ["a", "b"]);
     let key = |rows: Vec<BTreeMap<String, String>>| -> BTreeSet<(String, String, String, String)> {
         rows.into_iter()
             .map(|r| {
@@ -429,7 +434,7 @@ fn sharded_runs_merge_to_the_unsharded_standings() {
 }
 
 #[test]
-fn a_gauntlet_writes_grades_with_the_first_failures_stderr() {
+fn a_gauntlet_writes_grades_with_the_first_failures_words_and_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let crasher = bot("misbehave.py", "crash 1");
@@ -447,13 +452,31 @@ fn a_gauntlet_writes_grades_with_the_first_failures_stderr() {
             ),
         ],
     );
-    arena()
+    let run = arena()
         .arg("run")
         .arg(&path)
         .arg("--out")
         .arg(&out)
         .assert()
         .success();
+    // The run ends with the grades, the students alone: not standings mixing in the reference.
+    let printed = String::from_utf8_lossy(&run.get_output().stdout).to_string();
+    let table = printed.split_once("student").map_or("", |t| t.1);
+    assert!(
+        table.contains("vs ref") && table.contains("first failure"),
+        "{printed}"
+    );
+    assert!(!table.contains("\nref "), "{printed}");
+    let crashy_line = table.lines().find(|l| l.starts_with("crashy")).unwrap();
+    assert!(
+        crashy_line.contains("(crash): exited with status"),
+        "{printed}"
+    );
+    let csv_path = out.join("grades.csv");
+    assert!(
+        table.contains(&format!("grades in {}", csv_path.display())),
+        "{printed}"
+    );
     let mut r = csv::Reader::from_path(out.join("grades.csv")).unwrap();
     let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
     assert_eq!(header[..3], ["student", "vs ref", "score"]);
@@ -462,13 +485,42 @@ fn a_gauntlet_writes_grades_with_the_first_failures_stderr() {
     assert_eq!(crashy["crashes"], "2");
     assert_eq!(crashy["vs ref"], "0/2");
     assert!(crashy["first_failure"].ends_with("(crash)"));
-    // It crashed without a word: there is no stderr file to point to.
-    assert_eq!(crashy["first_failure_stderr"], "");
+    // Why, in the words of its "Finished game" line; and that it said nothing on stderr.
+    assert!(
+        crashy["first_failure_detail"].starts_with("exited with status 3"),
+        "{crashy:?}"
+    );
+    assert_eq!(
+        crashy["first_failure_stderr"],
+        "(nothing written on stderr)"
+    );
     let loud = grades.iter().find(|g| g["student"] == "loud").unwrap();
+    assert!(
+        loud["first_failure_detail"].contains("status 3"),
+        "{loud:?}"
+    );
     let said = std::fs::read_to_string(&loud["first_failure_stderr"]).unwrap();
     assert_eq!(said, "oops\n");
     let good = grades.iter().find(|g| g["student"] == "good").unwrap();
     assert_eq!(good["first_failure"], "");
+    assert_eq!(good["first_failure_detail"], "");
+    // The report has the same grades, in a section of their own.
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let data = page.split(r#"id="arena-data">"#).nth(1).unwrap();
+    let data: serde_json::Value =
+        serde_json::from_str(data.split("</script>").next().unwrap()).unwrap();
+    assert_eq!(data["grades"]["references"], serde_json::json!(["ref"]));
+    let students = data["grades"]["students"].as_array().unwrap();
+    let names: Vec<&str> = students
+        .iter()
+        .map(|g| g["student"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["good", "crashy", "loud"]);
+    assert_eq!(
+        students[1]["first"]["detail"],
+        crashy["first_failure_detail"].as_str()
+    );
+    assert!(page.contains(r#"<section id="grades" hidden>"#));
     assert_eq!(
         games(&out).len(),
         6,
@@ -1252,4 +1304,168 @@ fn a_run_never_writes_through_a_link_planted_in_its_folder() {
             "games.csv: it is a symbolic link, which arena never follows in a results folder",
         ));
     assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), before);
+}
+
+/// A games.csv's rows as a set, apart from the columns that differ from run to run of the same
+/// games: the log (where the folder is) and the time taken.
+fn rows_but_log(path: &Path) -> BTreeSet<Vec<(String, String)>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    r.deserialize::<BTreeMap<String, String>>()
+        .map(|row| {
+            row.unwrap()
+                .into_iter()
+                .filter(|(k, _)| k != "log" && k != "duration_ms")
+                .collect()
+        })
+        .collect()
+}
+
+/// The games packed for the viewer of a folder's report.html, one line each (`!` and why, for a
+/// game it cannot show).
+fn packed_games(dir: &Path) -> Vec<String> {
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let packed = page.split(r#"id="arena-games">"#).nth(1).unwrap();
+    let packed = packed.split("</script>").next().unwrap();
+    packed.lines().map(String::from).collect()
+}
+
+/// A gauntlet played whole and in two shards; the shards merged by `arena ratings --out` make
+/// the folder one run makes, its logs the shards' own. Returns the folder holding all three.
+fn merge_shards_of_a_gauntlet(head: &str, bots: &[(&str, &str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let path = spec(dir.path(), head, bots);
+    play_whole_and_in_two_shards(dir.path(), &path, ["shards/1", "shards/2"]);
+    let merged = dir.path().join("merged");
+    arena()
+        .arg("ratings")
+        .arg(dir.path().join("shards/1/games.csv"))
+        .arg(dir.path().join("shards/2/games.csv"))
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .success();
+    assert_eq!(
+        rows_but_log(&merged.join("games.csv")),
+        rows_but_log(&dir.path().join("all/games.csv"))
+    );
+    // Each log leads, from the merged folder, to its shard's own.
+    let shards = [1, 2].map(|k| {
+        dir.path()
+            .join(format!("shards/{k}/logs"))
+            .canonicalize()
+            .unwrap()
+    });
+    for row in games(&merged) {
+        let log = merged.join(&row["log"]).canonicalize().unwrap();
+        assert!(
+            log.is_file() && shards.contains(&log.parent().unwrap().to_path_buf()),
+            "{log:?}"
+        );
+        assert!(
+            !row["log"].starts_with('/'),
+            "relative, to move with the folders"
+        );
+    }
+    for file in [
+        "standings.csv",
+        "crosstable.csv",
+        "report.html",
+        "grades.csv",
+    ] {
+        assert!(merged.join(file).is_file(), "{file}");
+    }
+    // The grades are the unsharded run's, but for where the stderr files are.
+    let grades = |dir: &Path| -> Vec<BTreeMap<String, String>> {
+        let mut r = csv::Reader::from_path(dir.join("grades.csv")).unwrap();
+        r.deserialize::<BTreeMap<String, String>>()
+            .map(|g| {
+                let mut g = g.unwrap();
+                g.remove("first_failure_stderr");
+                g
+            })
+            .collect()
+    };
+    assert_eq!(grades(&merged), grades(&dir.path().join("all")));
+    // `arena report` reads the merged folder from anywhere, and its viewer draws every game.
+    arena()
+        .current_dir(dir.path().join("shards"))
+        .arg("report")
+        .arg(&merged)
+        .assert()
+        .success();
+    let packed = packed_games(&merged);
+    assert_eq!(packed.len(), games(&merged).len());
+    assert!(packed.iter().all(|g| !g.starts_with('!')), "{packed:?}");
+    dir
+}
+
+#[test]
+fn shards_merged_into_a_folder_that_arena_report_reads_and_whose_games_csv_equals_an_unsharded_runs()
+ {
+    let loud = "python3 -c 'import sys; print(sys.argv[1], file=sys.stderr); sys.exit(3)' oops";
+    let dir = merge_shards_of_a_gauntlet(
+        "name = \"class\"\ngame = \"roshambo\"\nformat = \"gauntlet\"\nseed = 7",
+        &[
+            ("ref", "builtin:counter", "seed = true"),
+            ("ref2", "builtin:random", "seed = true"),
+            ("good", "builtin:random", ""),
+            ("crashy", &bot("misbehave.py", "crash 1"), ""),
+            ("loud", loud, ""),
+        ],
+    );
+    let merged = dir.path().join("merged");
+    let mut r = csv::Reader::from_path(merged.join("grades.csv")).unwrap();
+    let grades: Vec<BTreeMap<String, String>> = r.deserialize().map(|g| g.unwrap()).collect();
+    let loud = grades.iter().find(|g| g["student"] == "loud").unwrap();
+    let said = std::fs::read_to_string(merged.join(&loud["first_failure_stderr"])).unwrap();
+    assert_eq!(said, "oops\n", "the stderr file, from the merged folder");
+
+    // A forged merged folder: game 1's log copied to a folder whose games.csv does not record
+    // it. The report does not read it, and says so in the viewer.
+    let forged = dir.path().join("forged");
+    std::fs::create_dir_all(forged.join("logs")).unwrap();
+    let first = &games(&merged)[0];
+    let own = merged.join(&first["log"]);
+    let elsewhere = dir.path().join("elsewhere/logs");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::copy(&own, elsewhere.join(own.file_name().unwrap())).unwrap();
+    let text = std::fs::read_to_string(merged.join("games.csv")).unwrap();
+    let header = text.lines().next().unwrap();
+    std::fs::write(
+        dir.path().join("elsewhere/games.csv"),
+        format!("{header}\n"),
+    )
+    .unwrap();
+    let moved = format!(
+        "../elsewhere/logs/{}",
+        own.file_name().unwrap().to_string_lossy()
+    );
+    std::fs::write(
+        forged.join("games.csv"),
+        text.replacen(&first["log"], &moved, 1),
+    )
+    .unwrap();
+    let listing = std::fs::read_to_string(merged.join("merged.json")).unwrap();
+    let listing = listing.replacen("\"shards\": [", "\"shards\": [\n    \"../elsewhere\",", 1);
+    std::fs::write(forged.join("merged.json"), listing).unwrap();
+    arena().arg("report").arg(&forged).assert().success();
+    let line = &packed_games(&forged)[0];
+    assert!(
+        line.starts_with("!") && line.contains("does not record game"),
+        "{line}"
+    );
+}
+
+#[test]
+fn shards_of_a_gauntlet_of_three_player_games_merge_with_their_grades() {
+    merge_shards_of_a_gauntlet(
+        "name = \"t\"\ngame = \"tron\"\nplayers = 3\nformat = \"gauntlet\"\nseed = 3",
+        &[
+            ("ref", "builtin:fill", "seed = true"),
+            ("ref2", "builtin:random", "seed = true"),
+            ("a", "builtin:random", ""),
+            ("b", "builtin:fill", ""),
+            ("dead", "python3 -c 'import sys; sys.exit(3)'", ""),
+        ],
+    );
 }

@@ -1,17 +1,22 @@
 //! `arena ratings GAMES.csv...`: the standings over every record given, as `arena run` computes
-//! them, merged from shards and ladder runs.
+//! them, merged from shards and ladder runs; with `--out`, shards merged into one results folder
+//! (`merge`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::report::{
-    bot_names, crosstable_csv, read_games, standings, standings_csv, standings_text, write_atomic,
+    GameRow, bot_names, crosstable_csv, read_games, standings, standings_csv, standings_text,
+    write_atomic,
 };
+use merge::Input;
+
+mod merge;
 
 /// `arena ratings GAMES.csv...`: the standings over every record, as `arena run` computes them.
 pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
-    let mut rows = Vec::new();
+    let mut inputs = Vec::new();
     // Shards and ladders merge; the same file given twice would count its games twice.
     let mut seen: BTreeMap<(u64, u64, Vec<String>), &Path> = BTreeMap::new();
     // Files of one number of players: a game of four and a game of two are not the same game
@@ -33,7 +38,7 @@ pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
                 _ => {}
             }
         }
-        for row in rows_of {
+        for row in &rows_of {
             let key = (row.id, row.seed, row.seats.clone());
             if let Some(first) = seen.insert(key, f.as_path()) {
                 return Err(Error::Usage(format!(
@@ -43,15 +48,20 @@ pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
                     first.display()
                 )));
             }
-            rows.push(row);
         }
+        inputs.push(Input {
+            file: f.clone(),
+            rows: rows_of,
+        });
     }
+    let rows: Vec<GameRow> = inputs.iter().flat_map(|i| i.rows.iter().cloned()).collect();
     let names = bot_names(&[], &rows);
     let table = standings(&names, &rows);
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).map_err(Error::io(format!("creating {}", dir.display())))?;
         write_atomic(&dir.join("standings.csv"), &standings_csv(&table))?;
         write_atomic(&dir.join("crosstable.csv"), &crosstable_csv(&names, &rows))?;
+        merge::write(dir, &inputs)?;
     }
     eprintln!("arena: {} games from {} file(s)", rows.len(), files.len());
     crate::out::text(&standings_text(&table));

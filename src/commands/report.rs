@@ -5,7 +5,8 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::games::find_game;
 use crate::referee::log::read_header;
-use crate::report::html::{ReportInput, log_file, write};
+use crate::report::html::{ReportInput, write};
+use crate::report::logs::Logs;
 use crate::report::{bot_names, read_folder_games};
 
 /// `arena report DIR`: the page again from what the folder holds. The game and its parameters
@@ -19,7 +20,13 @@ pub fn run(dir: &Path, title: Option<String>) -> Result<()> {
             games.display()
         )));
     };
-    let log = log_file(dir, first);
+    // The game and its parameters, from the first game's log that may be read: the folder's
+    // own, or a shard's.
+    let logs = Logs::of(dir, &rows)?;
+    let log = rows
+        .iter()
+        .find_map(|r| logs.file(r).ok())
+        .map_or_else(|| logs.file(first).map_err(Error::Corrupt), Ok)?;
     let header = read_header(&log)?;
     let game = find_game(&header.game).map_err(Error::Usage)?;
     let names = bot_names(&[], &rows);

@@ -380,8 +380,9 @@ fn check_scores(scores: [f64; 2]) -> std::result::Result<(), String> {
 
 /// Whether `log` is where arena wrote game `id`'s log: `logs/game-NNNNN.jsonl` (`NNNN` in a
 /// duel) in a results folder, wherever that folder was. Only the name is used (the report reads
-/// `DIR/logs/NAME`, `html::log_file`): a row naming any other file (`/etc/shadow`, `../../x`)
-/// was not written by arena, and the report must not read it.
+/// `DIR/logs/NAME`, or in a merged folder a shard's that records the game: `logs::Logs`): a row
+/// naming any other file (`/etc/shadow`, `../../x`) was not written by arena, and the report
+/// must not read it.
 fn is_log_of(id: u64, log: &Path) -> bool {
     let number = log
         .file_name()

@@ -15,6 +15,8 @@ use crate::error::Result;
 use crate::games::{GameInfo, Reason};
 use crate::ratings;
 
+use super::grades::{Grade, grades};
+use super::logs::{Logs, lineup};
 use super::pack::{Packer, unshowable};
 use super::{
     GameRow, Standing, crosstable, game_scores, name_index, ranked_games, standings, write_atomic,
@@ -87,7 +89,27 @@ struct PageData<'a> {
     progress: Progress,
     /// Per bot: games lost by timeout, crash, illegal move, protocol error.
     failures: Vec<[u32; 4]>,
+    /// A gauntlet's grades: the students alone, against the references.
+    grades: Option<GradesPage>,
     games: Vec<GameEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct GradesPage {
+    references: Vec<String>,
+    students: Vec<Grade>,
+}
+
+impl GradesPage {
+    /// The grades of a gauntlet's folder (its `run.json`, or its shards' when merged).
+    fn of(dir: &Path, rows: &[GameRow], logs: &Logs) -> Option<GradesPage> {
+        let (students, references) = lineup(dir)?.gauntlet()?;
+        let students = grades(&students, &references, rows, logs);
+        Some(GradesPage {
+            references,
+            students,
+        })
+    }
 }
 
 /// Elo after each round (cumulative), sampled to at most `MAX_PROGRESS_POINTS` rounds: from
@@ -148,15 +170,6 @@ fn failures(names: &[String], rows: &[GameRow]) -> Vec<[u32; 4]> {
     counts
 }
 
-/// Where a row's log is: in `dir/logs`, under the name the row records (`read_games` checked it
-/// is the game's log's). The path as recorded is never read: it is where the folder was when the
-/// games were played (a copied folder must not show the original's), or, in a forged
-/// `games.csv`, any file at all.
-pub fn log_file(dir: &Path, row: &GameRow) -> PathBuf {
-    dir.join("logs")
-        .join(Path::new(&row.log).file_name().unwrap_or_default())
-}
-
 /// The files in the results folder's `logs`, listed once: the report looks for a log and two
 /// stderr files per game, and most stderr files do not exist. One listing replaced three
 /// lookups per game, two of them failing, in a folder of thousands of files.
@@ -200,7 +213,7 @@ pub fn drawing_failed(log: &Path) -> String {
 
 /// Pack every game not packed already (`ready`, by the log's path as the row records it), on
 /// all cores: replaying ten thousand logs is the report's main cost.
-fn packed_games(dir: &Path, rows: &[GameRow], ready: &mut Ready) -> Vec<String> {
+fn packed_games(dir: &Path, logs: &Logs, rows: &[GameRow], ready: &mut Ready) -> Vec<String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut packed: Vec<Option<String>> = rows.iter().map(|r| ready.remove(&r.log)).collect();
     let mut todo: Vec<(&GameRow, &mut Option<String>)> = rows
@@ -214,7 +227,10 @@ fn packed_games(dir: &Path, rows: &[GameRow], ready: &mut Ready) -> Vec<String> 
         for part in todo.chunks_mut(chunk) {
             s.spawn(move || {
                 for (r, slot) in part {
-                    **slot = Some(pack(&log_file(dir, r), present));
+                    **slot = Some(match logs.file(r) {
+                        Ok(log) => pack(&log, present),
+                        Err(why) => unshowable(&why),
+                    });
                 }
             });
         }
@@ -237,14 +253,12 @@ fn escape_html(text: &str) -> String {
 }
 
 /// The whole page as text.
-pub fn render(dir: &Path, input: &ReportInput, ready: &mut Ready) -> String {
+pub fn render(dir: &Path, input: &ReportInput, logs: &Logs, ready: &mut Ready) -> String {
     let index = name_index(input.names);
     let games = input
         .rows
         .iter()
         .map(|r| {
-            // The viewer's link is relative to the page, wherever the log was found.
-            let log = Path::new("logs").join(Path::new(&r.log).file_name().unwrap_or_default());
             GameEntry(
                 r.id,
                 r.round,
@@ -253,7 +267,8 @@ pub fn render(dir: &Path, input: &ReportInput, ready: &mut Ready) -> String {
                 r.reason.as_str(),
                 r.plies,
                 r.duration_ms,
-                log.display().to_string(),
+                // Relative to the page, wherever the log was when the game was played.
+                logs.link(r),
                 r.failed(),
                 r.places.as_slice(),
             )
@@ -273,9 +288,10 @@ pub fn render(dir: &Path, input: &ReportInput, ready: &mut Ready) -> String {
             .then(|| crosstable(input.names, input.rows)),
         progress: progress(input.names, input.rows),
         failures: failures(input.names, input.rows),
+        grades: GradesPage::of(dir, input.rows, logs),
         games,
     };
-    let packed = packed_games(dir, input.rows, ready).join("\n");
+    let packed = packed_games(dir, logs, input.rows, ready).join("\n");
     fill(
         TEMPLATE,
         &[
@@ -317,7 +333,8 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
 /// packed again.
 pub fn write(dir: &Path, input: &ReportInput, mut ready: Ready) -> Result<PathBuf> {
     let path = dir.join("report.html");
-    let page = render(dir, input, &mut ready);
+    let logs = Logs::of(dir, input.rows)?;
+    let page = render(dir, input, &logs, &mut ready);
     write_atomic(&path, page.as_bytes())?;
     Ok(path)
 }
@@ -396,6 +413,7 @@ mod tests {
                 names: &names,
                 rows: &rows,
             },
+            &Logs::Own(dir.path().to_path_buf()),
             &mut Ready::new(),
         );
         assert_eq!(page.matches("</script>").count(), 3, "only the page's own");

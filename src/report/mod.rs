@@ -11,14 +11,15 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::games::{Reason, Seat};
 use crate::ratings::{self, GameScore, RankedGame};
-use crate::referee::stderr_path;
 
 pub use games::{GameRow, csv_line, games_csv, is_whole_row, read_folder_games, read_games};
 
 pub mod frames;
 pub mod games;
+pub mod grades;
 pub mod html;
 pub mod live;
+pub mod logs;
 pub mod pack;
 
 /// Replace a file at once: write a temporary file beside it, sync, rename.
@@ -424,80 +425,6 @@ pub fn crosstable_csv(names: &[String], rows: &[GameRow]) -> Vec<u8> {
             Some((p, g)) => format!("{p}/{g}"),
             None => String::new(),
         }));
-        w.write_record(&line).expect("in memory");
-    }
-    w.into_inner().expect("a Vec takes all")
-}
-
-/// `grades.csv` for a gauntlet: per student, the score against each reference bot, failures by
-/// kind, and the stderr of its first failure, so a teacher can hand back why a bot lost.
-pub fn grades_csv(students: &[String], references: &[String], rows: &[GameRow]) -> Vec<u8> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut header = vec!["student".to_string()];
-    header.extend(references.iter().map(|r| format!("vs {r}")));
-    header.extend(
-        [
-            "score",
-            "games",
-            "timeouts",
-            "crashes",
-            "illegal",
-            "protocol",
-            "first_failure",
-            "first_failure_stderr",
-        ]
-        .map(String::from),
-    );
-    w.write_record(&header).expect("in memory");
-    let mut ordered: Vec<&GameRow> = rows.iter().filter(|r| r.counts()).collect();
-    ordered.sort_by_key(|r| r.id);
-    for student in students {
-        let mut against = vec![(0.0f64, 0u32); references.len()];
-        let (mut total, mut games) = (0.0, 0);
-        let mut failures: BTreeMap<Reason, u32> = BTreeMap::new();
-        let mut first: Option<(&GameRow, Seat)> = None;
-        for row in &ordered {
-            let Some(seat) = row.seat_of(student) else {
-                continue;
-            };
-            for (_, them) in row.pairs().filter(|&(me, _)| me == seat) {
-                if let Some(r) = references.iter().position(|r| *r == row.seats[them]) {
-                    against[r].0 += row.against(seat, them);
-                    against[r].1 += 1;
-                }
-            }
-            total += row.scores()[seat];
-            games += 1;
-            if let Some(reason) = row.faults[seat] {
-                *failures.entry(reason).or_default() += 1;
-                first.get_or_insert((row, seat));
-            }
-        }
-        let mut line = vec![student.clone()];
-        line.extend(against.iter().map(|(p, g)| format!("{p}/{g}")));
-        line.push(total.to_string());
-        line.push(games.to_string());
-        for kind in [
-            Reason::Timeout,
-            Reason::Crash,
-            Reason::Illegal,
-            Reason::Protocol,
-        ] {
-            line.push(failures.get(&kind).copied().unwrap_or(0).to_string());
-        }
-        match first {
-            Some((row, seat)) => {
-                line.push(format!("game {} ({})", row.id, row.reason.as_str()));
-                // A bot that said nothing has no stderr file.
-                let path = stderr_path(Path::new(&row.log), seat);
-                line.push(if path.exists() {
-                    path.display().to_string()
-                } else {
-                    String::new()
-                });
-            }
-            None => line.extend([String::new(), String::new()]),
-        }
         w.write_record(&line).expect("in memory");
     }
     w.into_inner().expect("a Vec takes all")

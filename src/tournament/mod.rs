@@ -145,10 +145,6 @@ impl Results {
         self.points = tally(BTreeMap::new(), &self.rows);
     }
 
-    fn standings(&self) -> Vec<report::Standing> {
-        report::standings(&self.names, &self.rows)
-    }
-
     /// What the tables are made from, as they stand: cheap to take, and to send to another
     /// thread.
     fn tables(&self) -> Tables {
@@ -250,13 +246,36 @@ impl Tables {
                 report::crosstable_csv(&self.names, &self.rows),
             ),
         ];
-        if let Some((students, refs)) = &self.gauntlet {
+        if let Some((refs, grades)) = self.grades() {
             files.push((
                 self.dir.join("grades.csv"),
-                report::grades_csv(students, refs, &self.rows),
+                report::grades::grades_csv(&refs, &grades),
             ));
         }
         files
+    }
+
+    /// A gauntlet's references and grades.
+    fn grades(&self) -> Option<(Vec<String>, Vec<report::grades::Grade>)> {
+        let (students, refs) = self.gauntlet.as_ref()?;
+        let logs = report::logs::Logs::Own(self.dir.clone());
+        Some((
+            refs.clone(),
+            report::grades::grades(students, refs, &self.rows, &logs),
+        ))
+    }
+
+    /// What people read when the run ends: a gauntlet's grades (the students alone, as the
+    /// teacher reads them), or the standings.
+    fn summary(&self) -> String {
+        match self.grades() {
+            Some((refs, grades)) => format!(
+                "{}grades in {}\n",
+                report::grades::grades_text(&refs, &grades),
+                self.dir.join("grades.csv").display()
+            ),
+            None => report::standings_text(&report::standings(&self.names, &self.rows)),
+        }
     }
 }
 
@@ -526,7 +545,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     // A full disk may refuse the tables too: what is recorded stays so, and the run still ends
     // with the reason it stopped.
     let written = results.write_tables_and_report();
-    crate::out::text(&report::standings_text(&results.standings()));
+    crate::out::text(&results.tables().summary());
     match written {
         Ok(page) => eprintln!("arena: report in {}", page.display()),
         Err(e) if outcome.halted.is_some() => crate::out::warn(&format!("arena: {e}")),

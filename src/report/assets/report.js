@@ -168,6 +168,24 @@ function drawProgress() {
   box.appendChild(svg);
 }
 
+// ---------------------------------------------------------------- grades
+// A gauntlet's students alone, as the teacher reads them: the references are the yardstick.
+function drawGrades() {
+  const G = D.grades;
+  if (!G) return;
+  $("grades").hidden = false;
+  $("grades-link").hidden = false;
+  let html = `<table><thead><tr><th class="name">student</th>${G.references.map((r) => `<th>vs ${esc(r)}</th>`).join("")}<th>total</th><th>failures</th><th class="name">first failure</th></tr></thead><tbody>`;
+  for (const g of G.students) {
+    const against = g.against.map(([p, n]) => `<td>${pts(p)}/${n}</td>`).join("");
+    const failed = g.failures.reduce((a, b) => a + b, 0);
+    const f = g.first;
+    const first = f ? `<a href="#game-${f.game}">game ${f.game}</a> (${esc(f.reason)}): ${esc(f.detail)}` : "";
+    html += `<tr data-bot="${esc(g.student)}"><td class="name">${esc(g.student)}</td>${against}<td>${pts(g.score)}/${g.games}</td><td>${failed}</td><td class="name">${first}</td></tr>`;
+  }
+  $("grades-body").innerHTML = html + `</tbody></table>`;
+}
+
 // ---------------------------------------------------------------- failures
 function drawFailures() {
   const box = $("failures-body");
@@ -463,6 +481,7 @@ function wireViewer() {
 
 drawMeta();
 drawStandings();
+drawGrades();
 drawCrosstable();
 drawProgress();
 drawFailures();

@@ -1,0 +1,132 @@
+//! `arena ratings ... --out DIR`: the shards' games as one results folder, what one unsharded
+//! run writes: `games.csv` (each log leading to its shard's, relative to DIR, so that the
+//! folders can move together), `merged.json` (the shards, and their run for the grades), the
+//! tables, `grades.csv` for a gauntlet, and `report.html`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::report::grades::{Lineup, grades, grades_csv};
+use crate::report::logs::{Logs, Merged, lineup, relative};
+use crate::report::{GameRow, games_csv, write_atomic};
+
+/// One `games.csv` given, and its games.
+pub struct Input {
+    pub file: PathBuf,
+    pub rows: Vec<GameRow>,
+}
+
+impl Input {
+    /// The folder the file is in.
+    fn folder(&self) -> &Path {
+        match self.file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        }
+    }
+}
+
+/// Write the merged folder `dir` from `inputs`, unless their games cannot be one run's there
+/// (`not_one_run`), which is said: the caller writes the tables either way.
+pub fn write(dir: &Path, inputs: &[Input]) -> Result<()> {
+    let here = canonical(dir)?;
+    if let Some(why) = not_one_run(&here, inputs)? {
+        crate::out::warn(&format!(
+            "arena: {why}: only the standings and crosstable are written to {}",
+            dir.display()
+        ));
+        return Ok(());
+    }
+    let mut rows = Vec::new();
+    for input in inputs {
+        let folder = canonical(input.folder())?;
+        let logs = Logs::of(input.folder(), &input.rows)?;
+        let to = relative(&here, &folder);
+        rows.extend(input.rows.iter().map(|row| GameRow {
+            log: to.join(logs.link(row)).display().to_string(),
+            ..row.clone()
+        }));
+    }
+    rows.sort_by_key(|r| r.id);
+    let shards: BTreeSet<String> = rows
+        .iter()
+        .filter_map(|r| Some(Path::new(&r.log).parent()?.parent()?.display().to_string()))
+        .collect();
+    let run = run_of(inputs);
+    let players = rows.first().map_or(2, GameRow::players);
+    write_atomic(&dir.join("games.csv"), &games_csv(players, &rows))?;
+    Merged {
+        shards: shards.into_iter().collect(),
+        run: run.clone(),
+    }
+    .save(dir)?;
+    if let Some((students, refs)) = run.as_ref().and_then(Lineup::gauntlet) {
+        let logs = Logs::of(dir, &rows)?;
+        let grades = grades(&students, &refs, &rows, &logs);
+        write_atomic(&dir.join("grades.csv"), &grades_csv(&refs, &grades))?;
+    }
+    match rows.is_empty() {
+        true => Ok(()),
+        false => crate::commands::report::run(dir, None),
+    }
+}
+
+fn canonical(dir: &Path) -> Result<PathBuf> {
+    std::fs::canonicalize(dir).map_err(Error::io(format!("resolving {}", dir.display())))
+}
+
+/// Why the inputs' games cannot be written as one run's into the folder `here`: it is a run's
+/// own (its `run.json` and `logs` are not to be mixed with others'), or an input's; or a game id
+/// is in two files (ladders, or runs of other specs).
+fn not_one_run(here: &Path, inputs: &[Input]) -> Result<Option<String>> {
+    if here.join("run.json").exists() {
+        return Ok(Some(format!("{} is a run's folder", here.display())));
+    }
+    let mut seen = std::collections::BTreeMap::new();
+    for input in inputs {
+        if canonical(input.folder())? == here {
+            return Ok(Some(format!("{} is in the folder", input.file.display())));
+        }
+        for row in &input.rows {
+            if let Some(first) = seen.insert(row.id, &input.file) {
+                return Ok(Some(format!(
+                    "game {} is in {} and {}: they are not the shards of one run",
+                    row.id,
+                    first.display(),
+                    input.file.display()
+                )));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The run the shards played, when every folder records it (`run.json`, or a merged folder's)
+/// and all the same; a gauntlet's grades need its references. Said when one is missing or
+/// differs in a gauntlet, which then has no grades.
+fn run_of(inputs: &[Input]) -> Option<Lineup> {
+    let lineups: Vec<Option<Lineup>> = inputs.iter().map(|i| lineup(i.folder())).collect();
+    let gauntlet = lineups.iter().flatten().any(|l| l.gauntlet().is_some());
+    let first = lineups.first()?.clone();
+    let odd = inputs
+        .iter()
+        .zip(&lineups)
+        .find(|(_, l)| **l != first || l.is_none());
+    match odd {
+        None => first,
+        Some((input, l)) => {
+            if gauntlet {
+                let why = match l {
+                    None => "has no run.json to name the reference bots",
+                    Some(_) => "played another run (its run.json's format or bots differ)",
+                };
+                crate::out::warn(&format!(
+                    "arena: {} {why}: no grades.csv",
+                    input.folder().display()
+                ));
+            }
+            None
+        }
+    }
+}
