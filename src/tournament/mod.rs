@@ -181,8 +181,7 @@ impl Results {
             .as_ref()
             .is_none_or(|(at, _)| at.elapsed() > Duration::from_secs(1));
         if last || stale {
-            let first = self
-                .standings()
+            let first = report::standings(&self.names, &self.rows)
                 .into_iter()
                 .find(|t| t.games > 0)
                 .map(|t| t.bot);
