@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::games::{GameInfo, Reason};
 use crate::ratings;
 
@@ -359,6 +359,47 @@ pub fn write_alongside(
         ))
     })?;
     page
+}
+
+/// `report.html` of a results folder (a run's, or shards merged) written again from what the
+/// folder holds: its page and its number of games. The game and its parameters come from the
+/// first game's log that may be read; the spec is not needed.
+pub fn write_folder(dir: &Path, title: Option<String>) -> Result<(PathBuf, usize)> {
+    let games = dir.join("games.csv");
+    let rows = super::read_folder_games(dir)?;
+    let Some(first) = rows.first() else {
+        return Err(Error::Usage(format!(
+            "{}: no games yet, nothing to report",
+            games.display()
+        )));
+    };
+    // The folder's own log, or a shard's.
+    let logs = super::logs::Logs::of(dir, &rows)?;
+    let log = rows
+        .iter()
+        .find_map(|r| logs.file(r).ok())
+        .map_or_else(|| logs.file(first).map_err(Error::Corrupt), Ok)?;
+    let header = crate::referee::log::read_header(&log)?;
+    let game = crate::games::find_game(&header.game).map_err(Error::Usage)?;
+    let names = super::bot_names(&[], &rows);
+    let page = write(
+        dir,
+        &ReportInput {
+            title: title.unwrap_or_else(|| {
+                std::path::absolute(dir)
+                    .ok()
+                    .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .unwrap_or_else(|| "arena".into())
+            }),
+            game,
+            params: header.params.pairs(),
+            format: "results",
+            names: &names,
+            rows: &rows,
+        },
+        Default::default(),
+    )?;
+    Ok((page, rows.len()))
 }
 
 #[cfg(test)]

@@ -68,7 +68,11 @@ pub fn write(dir: &Path, inputs: &[Input]) -> Result<()> {
     }
     match rows.is_empty() {
         true => Ok(()),
-        false => crate::commands::report::run(dir, None),
+        false => {
+            let (page, _) = crate::report::html::write_folder(dir, None)?;
+            eprintln!("arena: report in {}", page.display());
+            Ok(())
+        }
     }
 }
 
