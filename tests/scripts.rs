@@ -104,35 +104,44 @@ fn a_missing_script_stops_any_other_run_before_its_first_game() {
 #[test]
 fn duel_match_and_check_refuse_a_missing_script() {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let cases: &[&[&str]] = &[
-        &["duel", "builtin:random", "python3 -u students/x/bot.py"],
-        &["match", "builtin:random", "python3 -u students/x/bot.py"],
-    ];
-    for args in cases {
+    let tmp = tempfile::tempdir().unwrap();
+    // Into a folder of the test's: were the command taken, its games would be played there.
+    let refused = |args: &[&str], says: &str| {
         arena()
-            .args(*args)
-            .args(["--game", "roshambo"])
+            .args(args)
+            .arg("--out")
+            .arg(tmp.path().join("out"))
             .assert()
             .code(2)
-            .stderr(predicate::str::contains(format!(
-                "bot 2 (python3 -u students/x/bot.py): students/x/bot.py does not exist \
-                 (python3's script; looked for as {})",
-                here.join("students/x/bot.py").display()
-            )));
+            .stderr(predicate::str::contains(says));
+    };
+    let says = format!(
+        "bot 2 (python3 -u students/x/bot.py): students/x/bot.py does not exist (python3's \
+         script; looked for as {})",
+        here.join("students/x/bot.py").display()
+    );
+    for command in ["duel", "match"] {
+        let bots = ["builtin:random", "python3 -u students/x/bot.py"];
+        refused(
+            &[&[command][..], &bots, &["-g", "roshambo"]].concat(),
+            &says,
+        );
     }
-    arena()
-        .args(["check", "node bots/x.js --depth 3", "--game", "roshambo"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "bot 1 (node bots/x.js --depth 3): bots/x.js does not exist (node's script",
-        ));
-    arena()
-        .args(["duel", "builtin:random", "builtin:random"])
-        .args(["--referee", "java -jar build/referee.jar"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "build/referee.jar does not exist (java's script",
-        ));
+    refused(
+        &["check", "node bots/x.js --depth 3", "-g", "roshambo"],
+        "bot 1 (node bots/x.js --depth 3): bots/x.js does not exist (node's script",
+    );
+    let two = ["duel", "builtin:random", "builtin:random"];
+    refused(
+        &[&two[..], &["--referee", "java -jar build/referee.jar"]].concat(),
+        "build/referee.jar does not exist (java's script",
+    );
+    refused(
+        &[
+            &two[..],
+            &["-g", "roshambo", "--spectate", "python3 show.py"],
+        ]
+        .concat(),
+        "--spectate: show.py does not exist (python3's script",
+    );
 }

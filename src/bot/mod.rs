@@ -152,6 +152,16 @@ impl BotCommand {
         Ok(BotCommand::Program(argv))
     }
 
+    /// As [`BotCommand::parse`], for a command run in an empty folder of its own (every one
+    /// but a spec's bot with a `dir`): a script its interpreter would not find is refused.
+    pub fn parse_runnable(text: &str, base: &Path) -> Result<BotCommand, String> {
+        let command = BotCommand::parse(text, base)?;
+        match command.missing_script(base, None) {
+            Some(missing) => Err(missing.to_string()),
+            None => Ok(command),
+        }
+    }
+
     /// The script its interpreter runs, when the bot would not find it in `dir` (its working
     /// folder; `None`: an empty one). `base` is the folder its relative paths were read from.
     pub fn missing_script(&self, base: &Path, dir: Option<&Path>) -> Option<script::Missing> {
@@ -503,12 +513,8 @@ impl BotSpec {
     /// A BOT argument, relative paths from `base`; a script its interpreter would not find is
     /// refused here, before any game.
     pub fn parse(text: &str, base: &Path, channel: Channel) -> Result<BotSpec, String> {
-        let command = BotCommand::parse(text, base)?;
-        if let Some(missing) = command.missing_script(base, None) {
-            return Err(missing.to_string());
-        }
         Ok(BotSpec {
-            command,
+            command: BotCommand::parse_runnable(text, base)?,
             channel,
             dir: None,
             env: Vec::new(),
