@@ -1132,8 +1132,12 @@ fn referee_options_and_specs_are_checked_before_anything_runs() {
     let bots = "[[bot]]\nname = \"a\"\ncommand = \"builtin:x\"\n";
     for (text, says) in [
         (
-            "name = \"t\"\n\n[referee]\ncommand = \"python3 x.py\"\nplayers = 9\n",
+            "name = \"t\"\n\n[referee]\ncommand = \"true\"\nplayers = 9\n",
             "t.toml:5:11: players = 9: a referee program's game is played by 2 to 8 players",
+        ),
+        (
+            "name = \"t\"\n\n[referee]\ncommand = \"python3 x.py\"\n",
+            "t.toml:4:11: referee: x.py does not exist (python3's script; looked for as ",
         ),
         (
             "name = \"t\"\ngame = \"roshambo\"\n\n[referee]\ncommand = \"true\"\n",

@@ -8,6 +8,7 @@ pub mod controllers;
 pub mod framing;
 pub mod process;
 pub mod reaper;
+pub mod script;
 mod spawn;
 pub mod tree;
 pub mod workdir;
@@ -151,6 +152,25 @@ impl BotCommand {
         Ok(BotCommand::Program(argv))
     }
 
+    /// As [`BotCommand::parse`], for a command run in an empty folder of its own (every one
+    /// but a spec's bot with a `dir`): a script its interpreter would not find is refused.
+    pub fn parse_runnable(text: &str, base: &Path) -> Result<BotCommand, String> {
+        let command = BotCommand::parse(text, base)?;
+        match command.missing_script(base, None) {
+            Some(missing) => Err(missing.to_string()),
+            None => Ok(command),
+        }
+    }
+
+    /// The script its interpreter runs, when the bot would not find it in `dir` (its working
+    /// folder; `None`: an empty one). `base` is the folder its relative paths were read from.
+    pub fn missing_script(&self, base: &Path, dir: Option<&Path>) -> Option<script::Missing> {
+        match self {
+            BotCommand::Program(argv) => script::missing(argv, base, dir),
+            _ => None,
+        }
+    }
+
     /// A short name for tables and for the protocols that send names: the script or program's
     /// file stem, the built-in's name, or `human`.
     pub fn default_name(&self) -> String {
@@ -159,10 +179,9 @@ impl BotCommand {
             BotCommand::Terminal => "human".into(),
             BotCommand::Program(argv) => {
                 // For `python3 bot.py`, the script names the bot better than the interpreter.
-                let named = argv[1..]
-                    .iter()
-                    .rev()
-                    .find(|a| Path::new(a).is_file())
+                let named = script::index(argv)
+                    .map(|i| &argv[i])
+                    .or_else(|| argv[1..].iter().rev().find(|a| Path::new(a).is_file()))
                     .unwrap_or(&argv[0]);
                 Path::new(named)
                     .file_stem()
@@ -278,6 +297,10 @@ pub struct BotSpec {
     pub limits: Limits,
     /// Run the bot in a sandbox (see `sandbox`); `None` runs it as the user, unconfined.
     pub sandbox: Option<Sandbox>,
+    /// Why the bot cannot start, known before any game (a student's missing script, in a
+    /// gauntlet that grades the class anyway): each of its games is lost at once, as a
+    /// program that could not be started, with these words.
+    pub unstartable: Option<String>,
     /// On the pipe channel, leave the bot arena's own standard input and output, as coco does,
     /// instead of /dev/null: with a terminal there, a person can drive the bot. Never given to a
     /// sandboxed bot, which must not reach the user's terminal.
@@ -487,15 +510,18 @@ impl BotSpec {
         Ok(spec)
     }
 
+    /// A BOT argument, relative paths from `base`; a script its interpreter would not find is
+    /// refused here, before any game.
     pub fn parse(text: &str, base: &Path, channel: Channel) -> Result<BotSpec, String> {
         Ok(BotSpec {
-            command: BotCommand::parse(text, base)?,
+            command: BotCommand::parse_runnable(text, base)?,
             channel,
             dir: None,
             env: Vec::new(),
             label: text.to_string(),
             limits: Limits::default(),
             sandbox: None,
+            unstartable: None,
             console: false,
         })
     }
@@ -529,6 +555,26 @@ mod tests {
             BotCommand::Program(argv).default_name(),
             "Cargo",
             "named after the file it runs"
+        );
+    }
+
+    #[test]
+    fn a_bot_is_named_after_its_interpreters_script() {
+        let base = tempfile::tempdir().unwrap();
+        for file in ["bot.py", "weights.txt"] {
+            std::fs::write(base.path().join(file), "").unwrap();
+        }
+        let bot = BotCommand::parse("python3 bot.py weights.txt", base.path()).unwrap();
+        assert_eq!(bot.default_name(), "bot", "not after its data file");
+    }
+
+    #[test]
+    fn refuses_a_missing_script() {
+        let base = tempfile::tempdir().unwrap();
+        let e = BotSpec::parse("python3 -u x/bot.py", base.path(), Channel::Stdio).unwrap_err();
+        assert!(
+            e.starts_with("x/bot.py does not exist (python3's script"),
+            "{e}"
         );
     }
 

@@ -461,6 +461,10 @@ impl Connection {
             BotCommand::Terminal => return Ok(Self::terminal(limits)),
             BotCommand::Builtin(_) => unreachable!("built-in bots have no process"),
         };
+        if let Some(why) = &spec.unstartable {
+            let fault = Fault::new(FaultKind::Crash, why.clone()).because(Cause::NotStarted);
+            return Err(StartError::Bot(fault));
+        }
         let sandbox = spec.sandbox.as_ref();
         let (workdir, dir) = working_folder(spec)?;
         // Run as root, arena starts the sandbox as an unprivileged user: inside it the bot is

@@ -13,6 +13,9 @@ pub async fn run(spec: &Path, opts: RunOptions) -> Result<()> {
     let spec = tokio::task::spawn_blocking(move || Spec::load(&path))
         .await
         .map_err(|e| Error::Internal(format!("reading {}: {e}", spec.display())))??;
+    for warning in &spec.warnings {
+        crate::out::warn(&format!("arena: {warning}"));
+    }
     let memory_limited = spec.bots.iter().any(|b| b.bot.limits.memory_mb.is_some());
     if memory_limited && !crate::bot::controllers::can_limit_memory() {
         crate::out::warn(

@@ -125,6 +125,9 @@ pub struct Spec {
     pub openings: Option<Openings>,
     /// `[referee]`: the program that plays a game of `referee`.
     pub referee: Option<crate::referee::program::RefereeProgram>,
+    /// What the run must say before its first game (a gauntlet's student whose script is
+    /// missing), each with its file, line and column.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -234,16 +237,18 @@ struct Source<'a> {
 
 impl Source<'_> {
     fn at(&self, span: Option<Range<usize>>, message: impl std::fmt::Display) -> Error {
+        Error::Spec(self.place(span, message))
+    }
+
+    /// `message` after the place it is about.
+    fn place(&self, span: Option<Range<usize>>, message: impl std::fmt::Display) -> String {
         let Some(span) = span else {
-            return Error::Spec(format!("{}: {message}", self.path.display()));
+            return format!("{}: {message}", self.path.display());
         };
         let before = &self.text[..span.start.min(self.text.len())];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        Error::Spec(format!(
-            "{}:{line}:{column}: {message}",
-            self.path.display()
-        ))
+        format!("{}:{line}:{column}: {message}", self.path.display())
     }
 }
 
@@ -515,6 +520,7 @@ impl Spec {
         }
         let channel = raw.channel.unwrap_or_default();
         let mut bots: Vec<Entrant> = Vec::new();
+        let mut warnings = Vec::new();
         for b in &raw.bots {
             let name = b.name.get_ref();
             check_name(name).map_err(|e| src.at(Some(b.name.span()), format!("bot name {e}")))?;
@@ -571,7 +577,7 @@ impl Spec {
                     format!("bot '{name}': seed = true is for the gauntlet format only"),
                 ));
             }
-            let bot = BotSpec {
+            let mut bot = BotSpec {
                 command,
                 channel: b.channel.unwrap_or(channel),
                 dir,
@@ -579,8 +585,22 @@ impl Spec {
                 label: b.command.get_ref().clone(),
                 limits: b.limits.or(raw.limits),
                 sandbox: sandbox.clone(),
+                unstartable: None,
                 console: false,
             };
+            if let Some(missing) = bot.command.missing_script(&base, bot.dir.as_deref()) {
+                let said = src.place(Some(b.command.span()), format!("bot '{name}': {missing}"));
+                // A class is graded even when a student handed in nothing: that student's
+                // games are lost, and the others' stand. Anywhere else it is a mistake.
+                if format != Format::Gauntlet || seed {
+                    return Err(Error::Spec(said));
+                }
+                warnings.push(format!(
+                    "{said}; graded anyway, as a student of the gauntlet: each of its games is \
+                     lost by crash (not started)"
+                ));
+                bot.unstartable = Some(format!("could not start: {missing}"));
+            }
             if let Some(sandbox) = &sandbox {
                 sandbox.check_reachable(&bot).map_err(at_command)?;
             }
@@ -718,6 +738,7 @@ impl Spec {
             bots,
             openings,
             referee,
+            warnings,
         })
     }
 }
@@ -1162,6 +1183,33 @@ command = "builtin:greedy"
         assert_eq!(
             s.bots[0].bot.dir.as_deref(),
             Some(dir.path().join("alice").as_path())
+        );
+    }
+
+    #[test]
+    fn a_script_is_looked_for_where_the_bot_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("alice")).unwrap();
+        std::fs::write(dir.path().join("alice/mine.py"), "").unwrap();
+        let parse = |bot: &str| {
+            let text = GOOD.replace("command = \"builtin:random\"", bot);
+            Spec::parse(&dir.path().join("t.toml"), &text)
+        };
+        // Run in its dir, the bot finds its script there.
+        let s = parse("command = \"python3 mine.py\"\ndir = \"alice\"").unwrap();
+        assert_eq!(s.bots[0].bot.unstartable, None);
+        assert!(s.warnings.is_empty());
+        // Run in an empty folder, it would not.
+        let Err(Error::Spec(e)) = parse("command = \"python3 mine.py\"") else {
+            panic!("refused")
+        };
+        assert_eq!(
+            e,
+            format!(
+                "{}:9:11: bot 'alice': mine.py does not exist (python3's script; looked for as {})",
+                dir.path().join("t.toml").display(),
+                dir.path().join("mine.py").display()
+            )
         );
     }
 }

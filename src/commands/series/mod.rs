@@ -301,7 +301,8 @@ pub async fn run(args: Options) -> Result<()> {
     let mut bots = parse_bots(&args, &base)?;
     let spectate = match &args.spectate {
         Some(cmd) => Some(
-            BotCommand::parse(cmd, &base).map_err(|e| Error::Usage(format!("--spectate: {e}")))?,
+            BotCommand::parse_runnable(cmd, &base)
+                .map_err(|e| Error::Usage(format!("--spectate: {e}")))?,
         ),
         None => None,
     };
