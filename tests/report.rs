@@ -262,6 +262,83 @@ command = "python3 -c \"import sys; print('crasher: out of ideas', file=sys.stde
     );
 }
 
+/// A tournament of 4-player games: standings with places, points and Weng-Lin, the crosstable
+/// of who finished ahead, a rating line per bot, and the viewer with every player's stderr and
+/// no referee's.
+#[test]
+fn a_report_of_four_player_games_shows_places_and_every_players_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("tron.toml");
+    std::fs::write(
+        &spec,
+        r#"name = "tron-report"
+game = "tron"
+players = 4
+seed = 3
+timeout = 5
+
+[[bot]]
+name = "fill"
+command = "builtin:fill"
+
+[[bot]]
+name = "randy"
+command = "builtin:random"
+
+[[bot]]
+name = "rando"
+command = "builtin:random"
+
+[[bot]]
+name = "crasher"
+command = "python3 -c \"import sys; print('crasher: out of ideas', file=sys.stderr); sys.exit(3)\""
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    arena()
+        .args([
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let b = Browser::start();
+    b.goto(&url(&out.join("report.html")));
+    b.wait_for("document.body.dataset.ready === 'true'", "the page to draw");
+    let heads = b.text("#standings-table thead");
+    for head in ["avg place", "points", "Weng-Lin"] {
+        assert!(heads.contains(head), "{heads}");
+    }
+    assert_eq!(b.count("#standings-table tbody tr"), 4);
+    let standings = csv_rows(&out.join("standings.csv"));
+    assert_eq!(
+        b.text("#standings-table tbody tr:first-child td.bot"),
+        standings[0][1].to_string()
+    );
+    assert_eq!(
+        b.count("#crosstable-body td[data-a]"),
+        12,
+        "every ordered pair"
+    );
+    assert_eq!(b.count("#progress-chart svg path"), 4, "a line per bot");
+    b.script("location.hash = '#game-1'; return 0;");
+    b.wait_for(
+        "document.getElementById('v-err-3') !== null",
+        "the viewer with four stderr boxes",
+    );
+    let boxes: Vec<String> = (0..4).map(|s| b.text(&format!("#v-err-{s}"))).collect();
+    assert!(
+        boxes.iter().any(|t| t.contains("out of ideas")),
+        "the crasher's stderr: {boxes:?}"
+    );
+    assert_eq!(b.count("#v-err-box-referee"), 0);
+    assert!(b.text("#v-title").contains("crasher failed (crash)"));
+    b.screenshot(&artifact("tournament-tron.png"));
+}
+
 #[test]
 fn a_duel_with_out_writes_the_report_and_every_game_is_drawn() {
     let b = Browser::start();
