@@ -87,13 +87,35 @@ fn points(text: &str) -> String {
     }
 }
 
+/// A bot that says why on stderr, then crashes.
+const CRASHER: &str = r#"[[bot]]
+name = "crasher"
+command = "python3 -c \"import sys; print('crasher: out of ideas', file=sys.stderr); sys.exit(3)\""
+"#;
+
+/// `arena run SPEC --out DIR/out`, which must succeed; the results folder.
+fn run_into(spec: &Path, dir: &Path) -> PathBuf {
+    let out = dir.join("out");
+    arena()
+        .args([
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    out
+}
+
 #[test]
 fn a_tournament_report_shows_the_standings_and_steps_through_a_game_in_chromium() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("c4.toml");
     std::fs::write(
         &spec,
-        r#"name = "report-test"
+        format!(
+            r#"name = "report-test"
 game = "connect4"
 format = "round-robin"
 games_per_pairing = 2
@@ -108,22 +130,11 @@ command = "builtin:search"
 name = "randy"
 command = "builtin:random"
 
-[[bot]]
-name = "crasher"
-command = "python3 -c \"import sys; print('crasher: out of ideas', file=sys.stderr); sys.exit(3)\""
-"#,
+{CRASHER}"#
+        ),
     )
     .unwrap();
-    let out = dir.path().join("out");
-    arena()
-        .args([
-            "run",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .assert()
-        .success();
+    let out = run_into(&spec, dir.path());
     let page = out.join("report.html");
     let html = std::fs::read_to_string(&page).expect("the run wrote report.html");
     for outside in ["<link", " src=", "@import", "url(", "fetch("] {
@@ -271,7 +282,8 @@ fn a_report_of_four_player_games_shows_places_and_every_players_stderr() {
     let spec = dir.path().join("tron.toml");
     std::fs::write(
         &spec,
-        r#"name = "tron-report"
+        format!(
+            r#"name = "tron-report"
 game = "tron"
 players = 4
 seed = 3
@@ -289,22 +301,11 @@ command = "builtin:random"
 name = "rando"
 command = "builtin:random"
 
-[[bot]]
-name = "crasher"
-command = "python3 -c \"import sys; print('crasher: out of ideas', file=sys.stderr); sys.exit(3)\""
-"#,
+{CRASHER}"#
+        ),
     )
     .unwrap();
-    let out = dir.path().join("out");
-    arena()
-        .args([
-            "run",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .assert()
-        .success();
+    let out = run_into(&spec, dir.path());
     let b = Browser::start();
     b.goto(&url(&out.join("report.html")));
     b.wait_for("document.body.dataset.ready === 'true'", "the page to draw");
