@@ -1396,6 +1396,17 @@ fn merge_shards_of_a_gauntlet(head: &str, bots: &[(&str, &str, &str)]) -> tempfi
     let packed = packed_games(&merged);
     assert_eq!(packed.len(), games(&merged).len());
     assert!(packed.iter().all(|g| !g.starts_with('!')), "{packed:?}");
+    // A run into the merged folder would mix its games with the shards'.
+    arena()
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "holds shards merged by arena ratings",
+        ));
     dir
 }
 

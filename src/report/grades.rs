@@ -119,7 +119,13 @@ fn grade(student: &str, references: &[String], rows: &[&GameRow], logs: &Logs) -
         g.score += row.scores()[seat];
         g.games += 1;
         if let Some(reason) = row.faults[seat] {
-            if let Some(k) = KINDS.iter().position(|&k| k == reason) {
+            // A bot killed at its memory limit crashed, as the standings count it; games.csv's
+            // reason and the first failure tell the two apart.
+            let kind = match reason {
+                Reason::Memory => Reason::Crash,
+                other => other,
+            };
+            if let Some(k) = KINDS.iter().position(|&k| k == kind) {
                 g.failures[k] += 1;
             }
             first.get_or_insert((row, seat));
@@ -273,4 +279,42 @@ pub fn grades_text(references: &[String], grades: &[Grade]) -> String {
         s.push_str(&row(&g.student, cells, &first));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Places;
+
+    fn lost(id: u64, student: &str, reason: Reason) -> GameRow {
+        GameRow {
+            id,
+            round: 1,
+            seats: vec![student.into(), "ref".into()],
+            places: Places::try_from(vec![2, 1]).unwrap(),
+            faults: vec![Some(reason), None],
+            reason,
+            plies: 3,
+            duration_ms: 1,
+            seed: 0,
+            log: format!("nowhere/logs/game-{id}.jsonl"),
+        }
+    }
+
+    /// A bot killed at its memory limit counts as a crash, as in the standings; the others by
+    /// their own kind.
+    #[test]
+    fn failures_are_counted_by_kind_a_memory_kill_as_a_crash() {
+        let rows = [
+            lost(1, "s", Reason::Memory),
+            lost(2, "s", Reason::Crash),
+            lost(3, "s", Reason::Timeout),
+            lost(4, "s", Reason::Protocol),
+        ];
+        let logs = Logs::Own(std::path::PathBuf::from("nowhere"));
+        let grades = grades(&["s".into()], &["ref".into()], &rows, &logs);
+        assert_eq!(grades[0].failures, [1, 2, 0, 1]);
+        assert_eq!(grades[0].games, 4);
+        assert_eq!(grades[0].first.as_ref().map(|f| f.game), Some(1));
+    }
 }

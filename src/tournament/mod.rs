@@ -376,6 +376,16 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             dir.display()
         )));
     }
+    // Shards merged by `arena ratings --out`: their games.csv leads to other folders' logs, and
+    // a run's games must not join them.
+    if dir.join(report::logs::MERGED).exists() {
+        return Err(Error::Conflict(format!(
+            "{} holds shards merged by arena ratings ({}): a run writes into a folder of its \
+             own, use another --out",
+            dir.display(),
+            report::logs::MERGED
+        )));
+    }
     let first_night = spec.ladder && !dir.join("games.csv").exists();
     std::fs::create_dir_all(dir.join("logs"))
         .map_err(Error::io(format!("creating {}", dir.display())))?;
