@@ -324,6 +324,15 @@ command = "builtin:random"
         12,
         "every ordered pair"
     );
+    assert!(
+        b.text("#crosstable-note")
+            .contains("finished ahead of the column bot")
+    );
+    let games_head = b.text("#games-table .g-head");
+    assert!(
+        games_head.contains("players (place), by seat"),
+        "{games_head}"
+    );
     assert_eq!(b.count("#progress-chart svg path"), 4, "a line per bot");
     b.script("location.hash = '#game-1'; return 0;");
     b.wait_for(

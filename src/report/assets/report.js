@@ -91,6 +91,9 @@ function drawCrosstable() {
   const order = D.standings.map((s) => D.bots.indexOf(s.bot));
   // Games of more than two players: a cell counts the games the row finished ahead of the column.
   const many = D.games.some((g) => g[2].length > 2);
+  if (many) {
+    $("crosstable-note").textContent = "How often the row bot finished ahead of the column bot, out of the games they played together (a tie counts half). Click a cell for those games.";
+  }
   let html = `<table><thead><tr><th class="name">bot</th>`;
   order.forEach((b, k) => { html += `<th class="col" title="${esc(D.bots[b])}">${k + 1}. ${esc(D.bots[b])}</th>`; });
   html += `<th>score</th></tr></thead><tbody>`;
@@ -216,14 +219,15 @@ function playersCells(g) {
   if (g[2].length === 2) {
     return `<span class="name">${esc(D.bots[g[2][0]])}</span><span>${pts(g[3][0])}–${pts(g[3][1])}</span><span class="name">${esc(D.bots[g[2][1]])}</span>`;
   }
+  // Games of more players: one cell over the three of a two-player game's seats and score.
   const who = g[2].map((b, s) => `${esc(D.bots[b])} (${g[9][s]})`).join(" · ");
-  return `<span class="name">${who}</span><span>${g[9].join(" ")}</span><span class="name"></span>`;
+  return `<span class="name players" title="${who}">${who}</span>`;
 }
 
 function drawGames() {
   const t = $("games-table");
   const two = D.games.every((g) => g[2].length === 2);
-  const head = two ? `<span class="name">seat 0</span><span>score</span><span class="name">seat 1</span>` : `<span class="name">players (place)</span><span>places</span><span class="name"></span>`;
+  const head = two ? `<span class="name">seat 0</span><span>score</span><span class="name">seat 1</span>` : `<span class="name players">players (place), by seat</span>`;
   let html = `<div class="g-row g-head" role="row"><span>game</span><span>round</span>${head}<span class="name">reason</span><span>plies</span><span>ms</span><span class="name">links</span></div>`;
   for (let start = 0; start < D.games.length; start += CHUNK) {
     html += `<div class="g-chunk">`;
