@@ -248,6 +248,36 @@ fn pods_give_every_bot_the_same_games_and_say_how_balanced_they_are() {
     assert!(per_bot.values().all(|&n| n == 8), "{per_bot:?}");
 }
 
+/// A ladder of pods draws each night's pods anew: the pairs one night keeps apart meet on
+/// another; each night every bot plays its games.
+#[test]
+fn a_ladder_of_pods_draws_new_pods_each_night() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "name = \"lp\"\ngame = \"tron\"\nplayers = 3\nformat = \"pods\"\n\
+                games_per_bot = 3\nladder = true\nseed = 6\njobs = 2";
+    let bots: Vec<(String, &str)> = (0..9)
+        .map(|i| (format!("b{i}"), "builtin:random"))
+        .collect();
+    let bots: Vec<(&str, &str)> = bots.iter().map(|(n, c)| (n.as_str(), *c)).collect();
+    let out = dir.path().join("out");
+    let path = spec(dir.path(), head, &bots);
+    ok(&run_into(&path, &out, &[]));
+    ok(&run_into(&path, &out, &[]));
+    let rows = games(&out);
+    assert_eq!(rows.len(), 2 * 9);
+    let night = |first: u64| -> BTreeSet<Vec<String>> {
+        rows.iter()
+            .filter(|r| (first..first + 9).contains(&r["id"].parse::<u64>().unwrap()))
+            .map(|r| {
+                let mut pod: Vec<String> = (0..3).map(|s| r[&format!("seat{s}")].clone()).collect();
+                pod.sort();
+                pod
+            })
+            .collect()
+    };
+    assert_ne!(night(1), night(10), "the same pods two nights running");
+}
+
 /// A swiss of 4-player games: 9 bots make two pods a round and a bye, which goes round; no
 /// pod meets twice; the standings have every bot.
 #[test]

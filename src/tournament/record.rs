@@ -69,7 +69,13 @@ impl Cycle {
     /// the balance of a pods schedule.
     pub fn plan(&self, spec: &Spec) -> Result<(Vec<Planned>, Option<Balance>)> {
         let seeds: Vec<bool> = self.bots.iter().map(|b| b.seed).collect();
-        shape(spec)
+        // Pods are drawn anew for each of a ladder's nights: the same draw every night would
+        // keep apart, for ever, the pairs it keeps apart on the first.
+        let shape = Shape {
+            seed: crate::games::derive_seed(spec.seed, self.first_id),
+            ..shape(spec)
+        };
+        shape
             .plan(&seeds)
             .map_err(|e| Error::Spec(format!("{}: {e}", spec.path.display())))
     }
