@@ -35,8 +35,8 @@ mod common;
 use common::{fail, fastest, median, ms};
 
 use arena::ratings::{
-    GameScore, Placed, RankedGame, bradley_terry, glicko2, glicko2_pairs, pair_results,
-    pair_scores, plackett_luce, weng_lin,
+    GameScore, Placed, RankedGame, bradley_terry, correlation, glicko2, glicko2_pairs,
+    pair_results, pair_scores, plackett_luce, weng_lin,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -358,17 +358,4 @@ fn thread_cpu() -> Duration {
     let d =
         |t: nix::sys::time::TimeVal| Duration::new(t.tv_sec() as u64, t.tv_usec() as u32 * 1000);
     d(u.user_time()) + d(u.system_time())
-}
-
-/// Pearson correlation.
-fn correlation(x: &[f64], y: &[f64]) -> f64 {
-    let n = x.len() as f64;
-    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
-    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
-    for (a, b) in x.iter().zip(y) {
-        sxy += (a - mx) * (b - my);
-        sxx += (a - mx) * (a - mx);
-        syy += (b - my) * (b - my);
-    }
-    sxy / (sxx * syy).sqrt()
 }

@@ -527,6 +527,22 @@ impl BotSpec {
     }
 }
 
+
+/// Names for players in seat order from their plain names: a name that more than one player
+/// has gets its seat's number from 1 (`random-1`, `random-2`), so that every name is distinct.
+pub fn distinct_names(plain: Vec<String>) -> Vec<String> {
+    plain
+        .iter()
+        .enumerate()
+        .map(
+            |(i, name)| match plain.iter().filter(|&m| m == name).count() {
+                1 => name.clone(),
+                _ => format!("{name}-{}", i + 1),
+            },
+        )
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -356,16 +356,7 @@ fn names(bot: &BotSpec, builtin: &str, players: usize, seat: Seat) -> Vec<String
             false => builtin.to_string(),
         })
         .collect();
-    plain
-        .iter()
-        .enumerate()
-        .map(
-            |(i, name)| match plain.iter().filter(|&m| m == name).count() {
-                1 => name.clone(),
-                _ => format!("{name}-{}", i + 1),
-            },
-        )
-        .collect()
+    crate::bot::distinct_names(plain)
 }
 
 /// "timed out in 2, crashed in 1", in the order first seen.

@@ -197,3 +197,17 @@ fn pair_results_by(n: usize, games: &[GameScore], dense: bool) -> Vec<PairResult
     }
     out
 }
+
+/// Pearson correlation of two lists of the same length: how closely ratings follow known
+/// strengths, for the tests and the bench that check a rating against a simulated field.
+pub fn correlation(x: &[f64], y: &[f64]) -> f64 {
+    let n = x.len() as f64;
+    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (a, b) in x.iter().zip(y) {
+        sxy += (a - mx) * (b - my);
+        sxx += (a - mx) * (a - mx);
+        syy += (b - my) * (b - my);
+    }
+    sxy / (sxx * syy).sqrt()
+}

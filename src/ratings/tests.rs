@@ -212,11 +212,7 @@ fn random_tournament_matches_reference() {
     let est = bradley_terry(n, &games);
     let theta = reference_fit(n, &games, PRIOR_DRAWS);
     let var = reference_variances(n, &games, PRIOR_DRAWS, &theta);
-    for p in 0..n {
-        assert_close(est[p].elo, theta[p] * ELO_PER_NAT, 1e-6, "elo");
-        let err = 1.96 * ELO_PER_NAT * var[p].sqrt();
-        assert_close(est[p].error, err, 1e-3, "error");
-    }
+    assert_fit(&est, &theta, &var);
 }
 
 #[test]
@@ -622,5 +618,15 @@ fn glicko2_matches_the_straightforward_version() {
     for p in 0..n {
         assert_close(got[p].0, want[p].0, 1e-9, "rating");
         assert_close(got[p].1, want[p].1, 1e-9, "deviation");
+    }
+}
+
+/// A fit's ratings and 95% errors against the maximum (`theta`, in nats) and the variances a
+/// reference computation found.
+pub(super) fn assert_fit(est: &[EloEstimate], theta: &[f64], var: &[f64]) {
+    for p in 0..theta.len() {
+        assert_close(est[p].elo, theta[p] * ELO_PER_NAT, 1e-6, "elo");
+        let err = 1.96 * ELO_PER_NAT * var[p].sqrt();
+        assert_close(est[p].error, err, 1e-3, "error");
     }
 }

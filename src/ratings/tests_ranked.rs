@@ -3,7 +3,7 @@
 //! against skillratings, and a simulated field of known strengths.
 
 use super::plackett_luce::fit_places;
-use super::tests::{ELO_PER_NAT, ascend, assert_close, variances_of};
+use super::tests::{ELO_PER_NAT, ascend, assert_close, assert_fit, variances_of};
 use super::*;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -209,11 +209,7 @@ fn ties_and_failed_seats_match_a_brute_force_over_every_order() {
     let gradient = |t: &[f64]| brute_gradient(&games, PRIOR_DRAWS, t);
     let theta = ascend(n, 0.05, gradient);
     let var = variances_of(n, &theta, gradient);
-    for p in 0..n {
-        assert_close(est[p].elo, theta[p] * ELO_PER_NAT, 1e-6, "elo");
-        let err = 1.96 * ELO_PER_NAT * var[p].sqrt();
-        assert_close(est[p].error, err, 1e-3, "error");
-    }
+    assert_fit(&est, &theta, &var);
 }
 
 #[test]
@@ -490,19 +486,6 @@ fn glicko2_stays_sane_over_thousands_of_rounds() {
     );
     let ratings: Vec<f64> = glicko.iter().map(|r| r.0).collect();
     assert!(correlation(&ratings, &FIELD) > 0.9, "{glicko:?}");
-}
-
-/// Pearson correlation.
-fn correlation(x: &[f64], y: &[f64]) -> f64 {
-    let n = x.len() as f64;
-    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
-    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
-    for (a, b) in x.iter().zip(y) {
-        sxy += (a - mx) * (b - my);
-        sxx += (a - mx) * (a - mx);
-        syy += (b - my) * (b - my);
-    }
-    sxy / (sxx * syy).sqrt()
 }
 
 fn rating(r: WengLinRating) -> (f64, f64) {

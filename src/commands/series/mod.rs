@@ -96,16 +96,7 @@ fn names(args: &Options, bots: &[BotSpec]) -> Result<Vec<String>> {
         return Ok(names);
     }
     let plain: Vec<String> = bots.iter().map(|b| b.command.default_name()).collect();
-    Ok(plain
-        .iter()
-        .enumerate()
-        .map(
-            |(i, name)| match plain.iter().filter(|&m| m == name).count() {
-                1 => name.clone(),
-                _ => format!("{name}-{}", i + 1),
-            },
-        )
-        .collect())
+    Ok(crate::bot::distinct_names(plain))
 }
 
 /// A new folder for a series' results: `results/duel-GAME-DATE-TIME` (or `match-...`), made
