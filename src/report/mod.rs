@@ -95,8 +95,9 @@ pub fn name_index(names: &[String]) -> BTreeMap<&str, usize> {
         .collect()
 }
 
-/// The games that count for the ratings, between indices of `index`: a two-player game as
-/// itself; a game of more, as a game between every pair of its seats (who finished ahead).
+/// The two-player games that count for the ratings, as scores between indices of `index`; a
+/// game both seats lost tells nothing and is left out. (Games of more players are rated from
+/// their rankings, `ranked_games`; given one, this reads it as a game per pair of seats.)
 pub fn game_scores(index: &BTreeMap<&str, usize>, rows: &[GameRow]) -> Vec<GameScore> {
     let mut scores = Vec::new();
     for row in rows.iter().filter(|r| r.counts()) {
