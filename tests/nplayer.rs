@@ -343,3 +343,43 @@ fn a_match_the_game_cannot_be_played_by_is_refused() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("expected 3 different names"));
 }
+
+/// Names arena makes are distinct: `x.py`, `x.py` and `x-2.py` are not `x-1, x-2, x-2`, whose
+/// summary would add two bots' games and whose folder `arena ratings` and `arena report` would
+/// refuse.
+#[test]
+fn three_bots_whose_made_names_could_collide_get_distinct_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/tron_bot.py");
+    for copy in ["x.py", "x-2.py"] {
+        std::fs::copy(&source, dir.path().join(copy)).unwrap();
+    }
+    let script = |name: &str| format!("python3 {} legal", dir.path().join(name).display());
+    let out = dir.path().join("out");
+    let (records, said, code) = tron_match(
+        &[script("x.py"), script("x.py"), script("x-2.py")],
+        &out,
+        &["--games", "3"],
+    );
+    assert_eq!(code, Some(0), "{said}");
+    for r in &records {
+        let mut players: Vec<&str> = r["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        players.sort();
+        assert_eq!(players, ["x-1", "x-2", "x-3"], "{r}");
+    }
+    let ratings = arena()
+        .arg("ratings")
+        .arg(out.join("games.csv"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&ratings.stderr);
+    assert_eq!(ratings.status.code(), Some(0), "{said}");
+    let report = arena().arg("report").arg(&out).output().unwrap();
+    let said = String::from_utf8_lossy(&report.stderr);
+    assert_eq!(report.status.code(), Some(0), "{said}");
+}

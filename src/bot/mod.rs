@@ -183,12 +183,33 @@ impl BotCommand {
                     .map(|i| &argv[i])
                     .or_else(|| argv[1..].iter().rev().find(|a| Path::new(a).is_file()))
                     .unwrap_or(&argv[0]);
-                Path::new(named)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "bot".into())
+                name_of_file(Path::new(named))
             }
         }
+    }
+}
+
+/// Stems that say nothing of which bot a file is (`bots/alice/run.sh`, `students/bob/main.py`,
+/// `Player.java` as CodinGame names every bot): such a bot is named after its folder.
+const GENERIC_STEMS: &[&str] = &[
+    "run", "main", "bot", "player", "index", "start", "app", "program", "solution", "__main__",
+];
+
+/// A bot's name from the file it runs: its stem, or its folder's name when the stem is generic.
+fn name_of_file(path: &Path) -> String {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let generic = stem
+        .as_ref()
+        .is_none_or(|s| GENERIC_STEMS.contains(&s.to_ascii_lowercase().as_str()));
+    let folder = path
+        .parent()
+        .and_then(Path::file_name)
+        .map(|f| f.to_string_lossy().into_owned())
+        .filter(|f| !f.starts_with('.'));
+    match (generic, folder, stem) {
+        (true, Some(folder), _) => folder,
+        (_, _, Some(stem)) => stem,
+        _ => "bot".into(),
     }
 }
 
@@ -529,17 +550,26 @@ impl BotSpec {
 
 
 /// Names for players in seat order from their plain names: a name that more than one player
-/// has gets its seat's number from 1 (`random-1`, `random-2`), so that every name is distinct.
+/// has gets its seat's number from 1 (`random-1`, `random-2`), or the next number no other
+/// player's name takes (`x, x, x-2` are `x-1, x-3, x-2`), so that every name is distinct.
 pub fn distinct_names(plain: Vec<String>) -> Vec<String> {
+    let count = |name: &String| plain.iter().filter(|&m| m == name).count();
+    let mut taken: std::collections::HashSet<String> =
+        plain.iter().filter(|n| count(n) == 1).cloned().collect();
     plain
         .iter()
         .enumerate()
-        .map(
-            |(i, name)| match plain.iter().filter(|&m| m == name).count() {
-                1 => name.clone(),
-                _ => format!("{name}-{}", i + 1),
-            },
-        )
+        .map(|(seat, name)| {
+            if count(name) == 1 {
+                return name.clone();
+            }
+            let free = (seat + 1..)
+                .map(|k| format!("{name}-{k}"))
+                .find(|candidate| !taken.contains(candidate))
+                .expect("some number is free");
+            taken.insert(free.clone());
+            free
+        })
         .collect()
 }
 
@@ -577,11 +607,44 @@ mod tests {
     #[test]
     fn a_bot_is_named_after_its_interpreters_script() {
         let base = tempfile::tempdir().unwrap();
-        for file in ["bot.py", "weights.txt"] {
+        for file in ["alice.py", "weights.txt"] {
             std::fs::write(base.path().join(file), "").unwrap();
         }
-        let bot = BotCommand::parse("python3 bot.py weights.txt", base.path()).unwrap();
-        assert_eq!(bot.default_name(), "bot", "not after its data file");
+        let bot = BotCommand::parse("python3 alice.py weights.txt", base.path()).unwrap();
+        assert_eq!(bot.default_name(), "alice", "not after its data file");
+    }
+
+    #[test]
+    fn a_script_with_a_generic_name_names_its_bot_after_its_folder() {
+        let base = tempfile::tempdir().unwrap();
+        for (folder, file) in [("alice", "run.sh"), ("bob", "Player.java"), ("carol", "main.py")] {
+            std::fs::create_dir(base.path().join(folder)).unwrap();
+            std::fs::write(base.path().join(folder).join(file), "").unwrap();
+        }
+        let name = |line: &str| BotCommand::parse(line, base.path()).unwrap().default_name();
+        assert_eq!(name("sh alice/run.sh"), "alice");
+        assert_eq!(name("java bob/Player.java"), "bob");
+        assert_eq!(name("python3 -u carol/main.py"), "carol");
+        assert_eq!(name("python3 carol/../alice/run.sh"), "alice");
+    }
+
+    #[test]
+    fn names_made_distinct_never_collide() {
+        let names = |plain: &[&str]| distinct_names(plain.iter().map(|s| s.to_string()).collect());
+        assert_eq!(names(&["x", "x", "x-2"]), ["x-1", "x-3", "x-2"]);
+        assert_eq!(names(&["a", "b"]), ["a", "b"]);
+        assert_eq!(names(&["r", "r", "r"]), ["r-1", "r-2", "r-3"]);
+        for plain in [
+            vec!["x", "x-1", "x", "x-2", "x-3"],
+            vec!["y-2", "y", "y", "y-2"],
+            vec!["z", "z", "z-1", "z-1"],
+        ] {
+            let made = names(&plain);
+            let mut unique = made.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), made.len(), "{plain:?} gave {made:?}");
+        }
     }
 
     #[test]
