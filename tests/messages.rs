@@ -122,6 +122,13 @@ fn spec_errors_are_in_the_specs_words() {
             ":3:1: bots are written [[bot]], with two brackets",
         ),
         (
+            format!(
+                "{top}[bot]\nname = \"a\"\ncommand = \"builtin:random\"\n\
+                 [bot]\nname = \"b\"\ncommand = \"builtin:random\"\n"
+            ),
+            ":6:2: bots are written [[bot]], with two brackets",
+        ),
+        (
             format!("name = \".\"\ngame = \"tictactoe\"\n{bots}"),
             ":1:8: name '.' cannot be used: it names a folder that is already there",
         ),

@@ -28,7 +28,9 @@ fn last_segment(key: &str) -> Option<String> {
 /// serde's `message` about the value under `key`, reworded; a message it does not recognise is
 /// returned as it is.
 pub fn reworded(key: Option<&str>, message: &str) -> String {
-    if key == Some("bot") && message.ends_with("expected a sequence") {
+    // One `[bot]` reads as a table where a list was expected; two as the same table twice.
+    let bot_table = message.ends_with("expected a sequence") || message.starts_with("duplicate key");
+    if key == Some("bot") && bot_table {
         return "bots are written [[bot]], with two brackets: one [[bot]] table for each bot"
             .into();
     }
@@ -185,6 +187,7 @@ mod tests {
                 "invalid type: map, expected a sequence",
                 "bots are written [[bot]], with two brackets",
             ),
+            ("bot", "duplicate key", "bots are written [[bot]], with two brackets"),
         ];
         for (key, serde, words) in cases {
             let got = reworded(Some(key), serde);
