@@ -56,7 +56,7 @@ pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
     }
     let rows: Vec<GameRow> = inputs.iter().flat_map(|i| i.rows.iter().cloned()).collect();
     let names = bot_names(&[], &rows);
-    let table = standings(&names, &rows);
+    let table = standings(&names, &rows, rows.first().map_or(2, GameRow::players));
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).map_err(Error::io(format!("creating {}", dir.display())))?;
         write_atomic(&dir.join("standings.csv"), &standings_csv(&table))?;

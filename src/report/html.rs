@@ -43,6 +43,8 @@ pub struct ReportInput<'a> {
     /// Every bot, in the spec's order.
     pub names: &'a [String],
     pub rows: &'a [GameRow],
+    /// How many play each game.
+    pub players: usize,
 }
 
 /// Games packed already, by the log's path as a row records it (`live`).
@@ -283,7 +285,7 @@ pub fn render(dir: &Path, input: &ReportInput, logs: &Logs, ready: &mut Ready) -
         generated: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
         arena: env!("CARGO_PKG_VERSION"),
         bots: input.names,
-        standings: standings(input.names, input.rows),
+        standings: standings(input.names, input.rows, input.players),
         crosstable: (input.names.len() <= MAX_CROSSTABLE)
             .then(|| crosstable(input.names, input.rows)),
         progress: progress(input.names, input.rows),
@@ -396,6 +398,7 @@ pub fn write_folder(dir: &Path, title: Option<String>) -> Result<(PathBuf, usize
             format: "results",
             names: &names,
             rows: &rows,
+            players: first.players(),
         },
         Default::default(),
     )?;
@@ -453,6 +456,7 @@ mod tests {
                 format: "duel",
                 names: &names,
                 rows: &rows,
+                players: 2,
             },
             &Logs::Own(dir.path().to_path_buf()),
             &mut Ready::new(),

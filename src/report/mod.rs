@@ -161,8 +161,9 @@ impl Ratings {
     }
 }
 
-/// Standings over all rows: ranked by Elo, then score.
-pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
+/// Standings over all rows of games of `players`: ranked by Elo, then score. The number is the
+/// run's, not the rows': a run of 4-player games with no game recorded yet has the 4-player form.
+pub fn standings(names: &[String], rows: &[GameRow], players: usize) -> Vec<Standing> {
     let index = name_index(names);
     let mut table: Vec<Standing> = names
         .iter()
@@ -184,10 +185,13 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
             marked: String::new(),
             average_place: None,
             weng_lin: None,
-            players: rows.first().map_or(2, GameRow::players),
+            players,
         })
         .collect();
     let mut place_sums = vec![0u32; names.len()];
+    // Whether each bot ever finished ahead of another: a marked bot is `perfect` if so, else
+    // `zero` (its points say nothing of it: two bots sharing the last place score some).
+    let mut ahead = vec![false; names.len()];
     for row in rows.iter().filter(|r| r.counts()) {
         let points = row.scores();
         let winner = row.winner();
@@ -196,6 +200,8 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
             t.games += 1;
             t.score += points[s];
             place_sums[index[name.as_str()]] += u32::from(row.places.of(s));
+            ahead[index[name.as_str()]] |=
+                Seat::all(row.players()).any(|them| them != s && row.against(s, them) == 1.0);
             // Won: first alone; drawn: first, shared, with points (not when all lost).
             match (winner, row.places.of(s)) {
                 (Some(w), _) if w == name => t.wins += 1,
@@ -225,7 +231,7 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
         (t.glicko2, t.glicko2_rd) = glicko[i];
         t.weng_lin = weng_lin.as_ref().map(|w| w[i]);
         if t.games > 0 && elo[i].marked {
-            t.marked = if t.score == 0.0 { "zero" } else { "perfect" }.into();
+            t.marked = if ahead[i] { "perfect" } else { "zero" }.into();
         }
     }
     table.sort_by(|a, b| {
@@ -429,4 +435,54 @@ pub fn crosstable_csv(names: &[String], rows: &[GameRow]) -> Vec<u8> {
         w.write_record(&line).expect("in memory");
     }
     w.into_inner().expect("a Vec takes all")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Places;
+
+    fn row(id: u64, seats: [&str; 4], places: [u8; 4], out: [Option<Reason>; 4]) -> GameRow {
+        GameRow {
+            id,
+            round: id as u32,
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            places: Places::try_from(places.to_vec()).unwrap(),
+            faults: out.to_vec(),
+            reason: Reason::Normal,
+            plies: 10,
+            duration_ms: 1,
+            seed: id,
+            log: format!("logs/game-{id:05}.jsonl"),
+        }
+    }
+
+    /// A run of 4-player games writes the 4-player form before its first game is recorded.
+    #[test]
+    fn standings_of_no_game_yet_have_the_runs_form() {
+        let names = ["a", "b", "c", "d"].map(String::from);
+        let csv = String::from_utf8(standings_csv(&standings(&names, &[], 4))).unwrap();
+        assert!(csv.starts_with("rank,bot,games,wins,average_place,points,"), "{csv}");
+        let csv = String::from_utf8(standings_csv(&standings(&names, &[], 2))).unwrap();
+        assert!(csv.starts_with("rank,bot,games,wins,draws,losses,score,"), "{csv}");
+    }
+
+    /// A bot that never finished ahead of anyone is never marked `perfect`, whatever points
+    /// sharing the last place gave it.
+    #[test]
+    fn a_bot_last_in_every_game_is_not_marked_perfect() {
+        let crash = Some(Reason::Crash);
+        let rows = [
+            row(1, ["a", "b", "c", "d"], [1, 2, 3, 4], [None; 4]),
+            row(2, ["d", "a", "b", "c"], [3, 1, 2, 3], [crash, None, None, crash]),
+            row(3, ["c", "d", "a", "b"], [3, 3, 1, 2], [crash, crash, None, None]),
+        ];
+        let names = ["a", "b", "c", "d"].map(String::from);
+        let table = standings(&names, &rows, 4);
+        let d = table.iter().find(|t| t.bot == "d").unwrap();
+        assert!(d.score > 0.0, "d shared the last place: {d:?}");
+        assert_ne!(d.marked, "perfect", "{d:?}");
+        let a = table.iter().find(|t| t.bot == "a").unwrap();
+        assert_eq!(a.marked, "perfect", "{a:?}");
+    }
 }

@@ -166,6 +166,7 @@ impl Results {
                 format: self.spec.format.as_str(),
                 names: &self.names,
                 rows: &self.rows,
+                players: self.spec.players,
             },
             ready,
             move || write_all_atomic(&tables.files()),
@@ -181,7 +182,7 @@ impl Results {
             .as_ref()
             .is_none_or(|(at, _)| at.elapsed() > Duration::from_secs(1));
         if last || stale {
-            let first = report::standings(&self.names, &self.rows)
+            let first = report::standings(&self.names, &self.rows, self.spec.players)
                 .into_iter()
                 .find(|t| t.games > 0)
                 .map(|t| t.bot);
@@ -206,6 +207,8 @@ struct Tables {
     dir: PathBuf,
     names: Vec<String>,
     rows: std::sync::Arc<Vec<GameRow>>,
+    /// How many play each game.
+    players: usize,
     /// A gauntlet's students and references, for its grades.
     gauntlet: Option<(Vec<String>, Vec<String>)>,
 }
@@ -228,13 +231,14 @@ impl Tables {
             dir: dir.to_path_buf(),
             names: names.to_vec(),
             rows: rows.clone(),
+            players: spec.players,
             gauntlet,
         }
     }
 
     /// The files and their contents: standings, crosstable, and grades for a gauntlet.
     fn files(&self) -> Vec<(PathBuf, Vec<u8>)> {
-        let table = report::standings(&self.names, &self.rows);
+        let table = report::standings(&self.names, &self.rows, self.players);
         let mut files = vec![
             (
                 self.dir.join("standings.csv"),
@@ -273,7 +277,7 @@ impl Tables {
                 report::grades::grades_text(&refs, &grades),
                 self.dir.join("grades.csv").display()
             ),
-            None => report::standings_text(&report::standings(&self.names, &self.rows)),
+            None => report::standings_text(&report::standings(&self.names, &self.rows, self.players)),
         }
     }
 }

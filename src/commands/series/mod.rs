@@ -510,6 +510,7 @@ fn conclude(
         format: args.kind.as_str(),
         names,
         rows: &told.rows,
+        players: names.len(),
     };
     let ready = duel.live.as_ref().map(Live::finish).unwrap_or_default();
     let page = crate::report::html::write(out, &input, ready);
