@@ -427,9 +427,14 @@ impl Sandbox {
     }
 
     /// The command line that runs `argv` inside the sandbox, in `dir` (read-only) or else in its
-    /// tmpfs of `disk_mb` MiB, with `fifos` (the pipe channel's folder) writable. The bot is
-    /// started through a shell that first writes a byte to `ready_fd` (and closes it): a sandbox
-    /// that could not be set up never says it is ready, and no bot can say it for it.
+    /// tmpfs of `disk_mb` MiB, with `fifos` (the pipe channel's folder) writable. `/dev` is
+    /// read-only, and `/dev/shm` a tmpfs of `disk_mb` MiB too: no tmpfs the bot may write is
+    /// unsized. The bot is started through a shell that first writes a byte to `ready_fd` (and
+    /// closes it): a sandbox that could not be set up never says it is ready, and no bot can say
+    /// it for it. With `processes`, the sandbox gets a user namespace of its own (bwrap fails
+    /// rather than go on without one), where that shell sets RLIMIT_NPROC: there it counts the
+    /// bot's processes and threads, and bwrap's first process, alone.
+    #[allow(clippy::too_many_arguments)]
     pub fn wrap(
         &self,
         bwrap: &str,
@@ -437,6 +442,7 @@ impl Sandbox {
         dir: Option<&Path>,
         fifos: Option<&Path>,
         disk_mb: u64,
+        processes: Option<u64>,
         ready_fd: i32,
     ) -> Vec<String> {
         let s = |p: &Path| p.to_string_lossy().into_owned();
@@ -449,6 +455,9 @@ impl Sandbox {
             "--cap-drop",
             "ALL",
         ]);
+        if processes.is_some() {
+            arg(&["--unshare-user"]);
+        }
         for system in SYSTEM_DIRS {
             let path = Path::new(system);
             match std::fs::read_link(path) {
@@ -459,8 +468,23 @@ impl Sandbox {
             }
         }
         let bytes = (disk_mb.max(1) * 1024 * 1024).to_string();
+        // bwrap's /dev is an unsized tmpfs, /dev/shm a folder in it: sized here, and the rest
+        // of /dev read-only.
         arg(&[
-            "--proc", "/proc", "--dev", "/dev", "--size", &bytes, "--tmpfs", "/tmp",
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            &bytes,
+            "--tmpfs",
+            "/dev/shm",
+            "--remount-ro",
+            "/dev",
+            "--size",
+            &bytes,
+            "--tmpfs",
+            "/tmp",
         ]);
         // The program and the files its command line names (its script, its data), where the
         // system folders do not already show them.
@@ -484,8 +508,12 @@ impl Sandbox {
             "TMPDIR",
             "/tmp",
         ]);
+        // bwrap's first process in the namespace counts too.
+        let nproc = processes.map_or(String::new(), |n| {
+            format!("ulimit -u {} && ", n.saturating_add(1))
+        });
         let ready = format!(
-            "printf . >&{fd} && exec {fd}>&- && exec \"$@\"",
+            "{nproc}printf . >&{fd} && exec {fd}>&- && exec \"$@\"",
             fd = ready_fd
         );
         // bash, not sh: dash cannot name a descriptor above 9.

@@ -83,6 +83,9 @@ pub struct Spawn {
     pub user: Option<(u32, u32)>,
     /// SIGKILL when arena's thread that started it goes, as when arena is killed.
     pub die_with_arena: bool,
+    /// A user namespace of its own, made before its limits are set: there RLIMIT_NPROC counts
+    /// the processes and threads of this bot alone (`user_namespaces`).
+    pub new_userns: bool,
     /// Resource limits, (resource, soft, hard).
     pub rlimits: Vec<(c_int, u64, u64)>,
     /// A descriptor left open across exec (the sandbox's ready pipe).
@@ -104,6 +107,7 @@ impl Spawn {
             own_group: false,
             user: None,
             die_with_arena: false,
+            new_userns: false,
             rlimits: Vec::new(),
             keep: None,
         }
@@ -224,6 +228,7 @@ impl Spawn {
             user: self.user,
             arena: arena_pid(),
             die_with_arena: self.die_with_arena,
+            new_userns: self.new_userns,
             rlimits: &self.rlimits,
             keep: self.keep.unwrap_or(-1),
             error: AtomicI32::new(0),
@@ -247,6 +252,23 @@ impl Spawn {
             status: None,
         })
     }
+}
+
+/// Whether arena may give a bot a user namespace of its own (not where the kernel, a
+/// distribution's setting or a container's seccomp filter forbids unprivileged ones): learnt
+/// once, by starting `/bin/true` in one.
+pub fn user_namespaces() -> bool {
+    static CAN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CAN.get_or_init(|| {
+        let mut probe = Spawn::new("/bin/true");
+        probe.new_userns = true;
+        probe
+            .stdin(Stdio::Null)
+            .stdout(Stdio::Null)
+            .stderr(Stdio::Null);
+        // Dropped, it is reaped (it has exited, or is killed first).
+        probe.spawn().is_ok()
+    })
 }
 
 /// The program as exec takes it: a name without a slash is looked for in the child's `PATH`.
@@ -304,6 +326,7 @@ struct Plan<'a> {
     user: Option<(u32, u32)>,
     arena: libc::pid_t,
     die_with_arena: bool,
+    new_userns: bool,
     rlimits: &'a [(c_int, u64, u64)],
     keep: RawFd,
     /// The errno of the step that failed, written by the child before it exits.
@@ -549,6 +572,12 @@ unsafe fn become_bot(plan: &Plan) -> c_int {
             {
                 return errno();
             }
+        }
+        // After setuid (whose user owns the namespace), before the limits: a namespace takes
+        // its creator's RLIMIT_NPROC as the bound on all its processes, counted also in the
+        // user's own count, which is not the bot's to be held to.
+        if plan.new_userns && libc::unshare(libc::CLONE_NEWUSER) == -1 {
+            return errno();
         }
         if plan.die_with_arena {
             // After setuid, which clears it.
