@@ -5,8 +5,10 @@
 //! runtime reserves gigabytes of address space at start and touches little of it, so the
 //! address-space limit (RLIMIT_AS), the only one a process can be given without a controller,
 //! kills them before their first move. Where no controller can be used (not root, no delegated
-//! hierarchy), `process` falls back to RLIMIT_AS for memory and to counting the bot's processes
-//! while it thinks.
+//! hierarchy), `process` falls back to RLIMIT_AS for memory (which leaves out what a bot keeps in
+//! a memfd or a tmpfs file) and, for processes, to RLIMIT_NPROC in a user namespace of the bot's
+//! own, or to counting the bot's processes while it thinks (`process_hold`); `start_notes` says
+//! which, as a run starts.
 //!
 //! cgroup v2 puts every controller in one hierarchy: the limits go in the bot's own group (the
 //! one `cgroup` freezes and kills), once its folder of groups has the controllers enabled. Many

@@ -246,15 +246,16 @@ pub struct Limits {
     pub memory_mb: Option<u64>,
     /// CPU time in seconds (RLIMIT_CPU): the kernel sends SIGXCPU, then SIGKILL.
     pub cpu_seconds: Option<u64>,
-    /// Processes: every process below the bot, counted by arena while it waits for the bot, and
-    /// RLIMIT_NPROC outside the sandbox (which counts all of a user's processes: set it well
-    /// above what the user already runs).
+    /// Processes and threads of the bot: a pids controller's `pids.max`, else RLIMIT_NPROC in a
+    /// user namespace of the bot's own (where it counts the bot's alone), else every process
+    /// below the bot counted by arena while it waits for the bot (`controllers::process_hold`).
     pub processes: Option<u64>,
     /// Open file descriptors (RLIMIT_NOFILE).
     pub open_files: Option<u64>,
     /// Largest file the bot may write, and the most of its stderr kept, in MiB.
     pub output_mb: Option<u64>,
-    /// In the sandbox, the size of the bot's writable `/tmp` (a tmpfs), in MiB.
+    /// In the sandbox, the size of the bot's writable `/tmp` and of its `/dev/shm` (each a
+    /// tmpfs), in MiB.
     pub disk_mb: Option<u64>,
 }
 
