@@ -335,6 +335,7 @@ fn memory_parked_outside_the_address_space_is_held_or_named() {
         }
     }
     if !is_root() {
+        eprintln!("not root: a memory controller's hold on a memfd is tested as root (CI) only");
         return;
     }
     // Run as root, a memory controller holds it: the memfd is the bot's memory.

@@ -773,6 +773,52 @@ pub(super) mod tests {
         assert_eq!(field("SigIgn:") & sigpipe, 0, "{text}");
     }
 
+    /// RLIMIT_NPROC counts every process of the user, but in a user namespace of the child's
+    /// own only the child's: under a limit of 2, with 4 other processes of its user running, a
+    /// shell forks once, and a second fork while the first child lives is refused. Run as root
+    /// (which RLIMIT_NPROC never binds), as `nobody`.
+    #[tokio::test]
+    async fn in_a_user_namespace_of_its_own_a_child_is_held_to_its_own_processes() {
+        assert!(
+            user_namespaces(),
+            "this kernel gives no user namespace: arena cannot hold processes for a bot alone"
+        );
+        let user = nix::unistd::geteuid().is_root().then_some((65534, 65534));
+        let others: Vec<Child> = (0..4)
+            .map(|_| {
+                let mut sleep = Spawn::new("/bin/sleep");
+                sleep.args(["30"]).stdout(Stdio::Null);
+                sleep.user = user;
+                sleep.spawn().unwrap()
+            })
+            .collect();
+        // Each child lives a moment; a refused fork is EAGAIN, told at once (no retry).
+        let script = "import os, time\n\
+                      def fork():\n\
+                      \x20   try:\n\
+                      \x20       pid = os.fork()\n\
+                      \x20   except BlockingIOError:\n\
+                      \x20       return 'refused'\n\
+                      \x20   if pid == 0:\n\
+                      \x20       time.sleep(0.5)\n\
+                      \x20       os._exit(0)\n\
+                      \x20   return 'forked'\n\
+                      print(fork(), fork(), flush=True)\n";
+        let run = |new_userns: bool| {
+            let mut spawn = Spawn::new("/usr/bin/python3");
+            spawn.args(["-c", script]);
+            spawn.user = user;
+            spawn.new_userns = new_userns;
+            spawn.rlimits = vec![(libc::RLIMIT_NPROC as c_int, 2, 2)];
+            output(spawn)
+        };
+        let (text, _) = run(true).await;
+        assert_eq!(text, "forked refused\n", "one fork, not two at once");
+        let (text, _) = run(false).await;
+        assert_eq!(text, "refused refused\n", "the user's others count");
+        drop(others);
+    }
+
     #[tokio::test]
     async fn a_program_that_cannot_be_run_is_an_error_of_the_right_kind() {
         let missing = Spawn::new("/nonexistent/program").spawn();
