@@ -291,7 +291,14 @@ fn parked(dir: &Path, results: &[Value]) -> Vec<String> {
 fn memory_parked_outside_the_address_space_is_held_or_named() {
     let nobody = is_root();
     let marker = format!("{}", std::process::id());
-    let shm = format!("/dev/shm/arena-parked-{marker}");
+    // Removed however the test ends: outside the sandbox the bot's file is the machine's memory.
+    struct Removed(String);
+    impl Drop for Removed {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+    let shm = Removed(format!("/dev/shm/arena-parked-{marker}"));
     for (mode, top) in [
         ("shm", "sandbox = true"),
         ("memfd", "sandbox = true"),
@@ -305,7 +312,7 @@ fn memory_parked_outside_the_address_space_is_held_or_named() {
             &format!("{mode} 300 {marker}"),
         );
         let (stderr, results) = play_spec(nobody, dir.path(), &bot, "memory_mb = 100", top);
-        let _ = std::fs::remove_file(&shm);
+        let _ = std::fs::remove_file(&shm.0);
         let said = parked(dir.path(), &results);
         let case = format!("{mode}, {top:?}: {said:?}\n{stderr}");
         if !stderr.contains(NO_CONTROLLER) {
