@@ -191,8 +191,8 @@ impl Process {
         let _ = killpg(self.pgid, Signal::SIGKILL);
     }
 
-    /// Whether arena must count the bot's processes itself: it has a limit that no controller
-    /// holds it to.
+    /// Whether arena must count the bot's processes itself: it has a limit that the kernel does
+    /// not hold for the bot alone (no controller, no user namespace of its own).
     fn counts_processes(&self) -> bool {
         self.limits.processes.is_some() && !self.processes_held
     }
