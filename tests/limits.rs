@@ -1,7 +1,10 @@
 //! `[limits]` against the bots they must hold and the runtimes they must not break: a Java VM
 //! plays under `memory_mb = 512` where a cgroup memory controller holds the limit, and is told
 //! plainly why it cannot start where only RLIMIT_AS can (arena run as `nobody`); a bot that
-//! allocates past its limit loses with reason `memory`.
+//! allocates past its limit loses with reason `memory`. As a user (arena run as `nobody` when the
+//! tests run as root, as CI does; else as the test's own user), `processes` is held for each bot
+//! alone, whatever else the user runs, and memory parked in a memfd or /dev/shm is held where
+//! arena can, and named in the start note where it cannot.
 
 mod common;
 
@@ -16,12 +19,23 @@ const NO_CONTROLLER: &str = "memory_mb is held here as an address-space limit (R
 /// A roshambo tournament of `command` (its `[bot.limits]` given) against `builtin:random`, two
 /// games, run as the test's user or as `nobody`. Returns arena's stderr and each game's result.
 fn play(nobody: bool, dir: &Path, command: &str, limits: &str) -> (String, Vec<Value>) {
+    play_spec(nobody, dir, command, limits, "")
+}
+
+/// `play`, with `top` (lines such as `sandbox = true`) at the top of the spec.
+fn play_spec(
+    nobody: bool,
+    dir: &Path,
+    command: &str,
+    limits: &str,
+    top: &str,
+) -> (String, Vec<Value>) {
     use std::os::unix::fs::PermissionsExt;
     let out = dir.join("out");
     std::fs::create_dir(&out).unwrap();
     std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o777)).unwrap();
     let spec = format!(
-        "name = \"limits\"\ngame = \"roshambo\"\ngames_per_pairing = 2\nstartup_timeout = 60.0\n\
+        "name = \"limits\"\ngame = \"roshambo\"\ngames_per_pairing = 2\nstartup_timeout = 60.0\n{top}\n\
          [params]\nrounds = 3\n\
          [[bot]]\nname = \"limited\"\ncommand = \"{command}\"\n[bot.limits]\n{limits}\n\
          [[bot]]\nname = \"random\"\ncommand = \"builtin:random\"\n"
@@ -160,5 +174,190 @@ fn a_bot_that_allocates_past_its_limit_loses_by_memory() {
                 "{detail}"
             );
         }
+    }
+}
+
+/// The user's other processes (a desktop, other bots): `n` sleeps, as the user arena runs as,
+/// killed when dropped.
+struct OthersOfTheUser(Vec<std::process::Child>);
+
+impl OthersOfTheUser {
+    fn start(nobody: bool, n: usize) -> OthersOfTheUser {
+        let one = || {
+            let mut cmd = match nobody {
+                true => {
+                    let mut c = std::process::Command::new("setpriv");
+                    c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "sleep"]);
+                    c
+                }
+                false => std::process::Command::new("sleep"),
+            };
+            cmd.arg("120").spawn().expect("a sleep of the user's")
+        };
+        OthersOfTheUser((0..n).map(|_| one()).collect())
+    }
+}
+
+impl Drop for OthersOfTheUser {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// What arena says where RLIMIT_NPROC holds `processes` in each bot's own user namespace.
+const IN_NAMESPACE: &str = "processes is held here as RLIMIT_NPROC in a user namespace";
+
+/// RLIMIT_NPROC counts every process and thread of the user: under `processes = 8`, a bot that
+/// forks once lost every game when the user ran more than 8 besides. As a user (`nobody` when
+/// the test runs as root) who runs 16 other processes, the honest bot plays every game, with
+/// and without the sandbox, and arena says what holds the limit.
+#[test]
+fn an_honest_bot_that_forks_plays_under_processes_as_a_user() {
+    let nobody = is_root();
+    let _others = OthersOfTheUser::start(nobody, 16);
+    for top in ["", "sandbox = true"] {
+        let dir = readable_tempdir();
+        let bot = readable_bot(dir.path(), "forks_once.py", "");
+        let (stderr, results) = play_spec(nobody, dir.path(), &bot, "processes = 8", top);
+        for r in &results {
+            assert!(
+                r.get("faulted").is_none(),
+                "{top}: the bot played: {r}\n{stderr}"
+            );
+            assert_eq!(r["plies"], 3, "{r}");
+        }
+        // Where no pids controller holds it (a user's account, as here without delegation),
+        // a user namespace does, and arena says so.
+        assert!(
+            stderr.contains(IN_NAMESPACE) || !stderr.contains("processes is"),
+            "{stderr}"
+        );
+    }
+}
+
+/// A JVM runs about 24 threads, and threads count: it plays under `processes = 64` as a user,
+/// whatever else the user runs.
+#[test]
+fn a_java_bot_plays_under_processes_as_a_user() {
+    let nobody = is_root();
+    let _others = OthersOfTheUser::start(nobody, 64);
+    let (dir, java) = java_bot();
+    let (stderr, results) = play(nobody, dir.path(), java, "processes = 64");
+    for r in &results {
+        assert!(r.get("faulted").is_none(), "the JVM played: {r}\n{stderr}");
+        assert_eq!(r["plies"], 3, "{r}");
+    }
+}
+
+/// A bot that forks past its limit is still stopped, and told so, as a user: in its own user
+/// namespace RLIMIT_NPROC refuses its fork.
+#[test]
+fn a_bot_that_forks_past_its_limit_is_stopped_as_a_user() {
+    let nobody = is_root();
+    let dir = readable_tempdir();
+    let marker = format!("{}", std::process::id());
+    let bot = readable_bot(dir.path(), "hostile/fork_many.py", &marker);
+    let (stderr, results) = play(nobody, dir.path(), &bot, "processes = 10");
+    for r in &results {
+        assert_eq!(r["faulted"], limited_seat(r), "{r}\n{stderr}");
+        let detail = r["detail"].as_str().unwrap();
+        assert!(detail.contains("limit of 10"), "{detail}");
+    }
+    assert!(processes_with(&format!("3601.{marker}")).is_empty());
+}
+
+/// What the bot that parks memory said it parked, from its stderr in each game.
+fn parked(dir: &Path, results: &[Value]) -> Vec<String> {
+    results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let seat = limited_seat(r);
+            let path = dir.join(format!("out/logs/game-{:05}.seat{seat}.stderr", i + 1));
+            std::fs::read_to_string(&path).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Memory kept in a memfd or a tmpfs file is not in the address space RLIMIT_AS bounds: a bot
+/// parked 300 MiB under `memory_mb = 50`. As a user who may use no memory controller: in the
+/// sandbox /dev/shm is a tmpfs of `disk_mb` and fills there; what arena cannot hold (a memfd;
+/// /dev/shm outside the sandbox) the start note names. Where a controller holds the limit (the
+/// test run as root), the parking bot is killed by the kernel and loses by `memory`.
+#[test]
+fn memory_parked_outside_the_address_space_is_held_or_named() {
+    let nobody = is_root();
+    let marker = format!("{}", std::process::id());
+    // Removed however the test ends: outside the sandbox the bot's file is the machine's memory.
+    struct Removed(String);
+    impl Drop for Removed {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+    let shm = Removed(format!("/dev/shm/arena-parked-{marker}"));
+    for (mode, top) in [
+        ("shm", "sandbox = true"),
+        ("memfd", "sandbox = true"),
+        ("shm", ""),
+        ("memfd", ""),
+    ] {
+        let dir = readable_tempdir();
+        let bot = readable_bot(
+            dir.path(),
+            "hostile/parks_memory.py",
+            &format!("{mode} 300 {marker}"),
+        );
+        let (stderr, results) = play_spec(nobody, dir.path(), &bot, "memory_mb = 100", top);
+        let _ = std::fs::remove_file(&shm.0);
+        let said = parked(dir.path(), &results);
+        let case = format!("{mode}, {top:?}: {said:?}\n{stderr}");
+        if !stderr.contains(NO_CONTROLLER) {
+            // A user with a delegated memory controller: it holds the memfd as the bot's.
+            if mode == "memfd" {
+                assert!(results.iter().all(|r| r["reason"] == "memory"), "{case}");
+            }
+            continue;
+        }
+        if top.is_empty() || mode == "memfd" {
+            // Not held: said at the start.
+            assert!(stderr.contains("Not held: memory a bot keeps"), "{case}");
+            assert!(stderr.contains("memfd"), "{case}");
+            if top.is_empty() {
+                assert!(stderr.contains("/dev/shm"), "{case}");
+            }
+        } else {
+            // The sandbox's /dev/shm is sized: full at 64 MiB.
+            for s in &said {
+                assert!(s.contains("MiB in shm (No space left on device)"), "{case}");
+                let mib: u64 = s.split_whitespace().nth(1).unwrap().parse().unwrap();
+                assert!(mib <= 64, "{case}");
+            }
+        }
+        for r in &results {
+            assert!(r.get("faulted").is_none(), "{case}");
+        }
+    }
+    if !is_root() {
+        eprintln!("not root: a memory controller's hold on a memfd is tested as root (CI) only");
+        return;
+    }
+    // Run as root, a memory controller holds it: the memfd is the bot's memory.
+    let dir = readable_tempdir();
+    let bot = readable_bot(
+        dir.path(),
+        "hostile/parks_memory.py",
+        &format!("memfd 300 {marker}"),
+    );
+    let (stderr, results) = play(false, dir.path(), &bot, "memory_mb = 100");
+    if stderr.contains(NO_CONTROLLER) {
+        panic!("run as root, arena found no memory controller to hold the limit:\n{stderr}");
+    }
+    for r in &results {
+        assert_eq!(r["faulted"], limited_seat(r), "{r}");
+        assert_eq!(r["reason"], "memory", "{r}");
     }
 }

@@ -5,8 +5,10 @@
 //! runtime reserves gigabytes of address space at start and touches little of it, so the
 //! address-space limit (RLIMIT_AS), the only one a process can be given without a controller,
 //! kills them before their first move. Where no controller can be used (not root, no delegated
-//! hierarchy), `process` falls back to RLIMIT_AS for memory and to counting the bot's processes
-//! while it thinks.
+//! hierarchy), `process` falls back to RLIMIT_AS for memory (which leaves out what a bot keeps in
+//! a memfd or a tmpfs file) and, for processes, to RLIMIT_NPROC in a user namespace of the bot's
+//! own, or to counting the bot's processes while it thinks (`process_hold`); `start_notes` says
+//! which, as a run starts.
 //!
 //! cgroup v2 puts every controller in one hierarchy: the limits go in the bot's own group (the
 //! one `cgroup` freezes and kills), once its folder of groups has the controllers enabled. Many
@@ -129,6 +131,92 @@ impl Controlled {
 /// may write.
 pub fn can_limit_memory() -> bool {
     super::cgroup::passes_down(Controller::Memory.name()) || v1_run(Controller::Memory).is_some()
+}
+
+/// Whether the kernel can hold bots to a process limit here with a pids controller (a v2
+/// hierarchy that gives the bots' groups the controller, or a v1 pids hierarchy arena may write).
+pub fn can_limit_processes() -> bool {
+    super::cgroup::passes_down(Controller::Pids.name()) || v1_run(Controller::Pids).is_some()
+}
+
+/// How a bot's `processes` is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProcessHold {
+    /// By a pids controller (`pids.max`).
+    Controller,
+    /// By RLIMIT_NPROC in a user namespace of the bot's own (bwrap's, in the sandbox), where it
+    /// counts the bot's processes and threads alone.
+    Namespace,
+    /// Not by the kernel: arena counts the bot's processes while it waits for its move.
+    Counted,
+}
+
+/// How a bot's `processes` is held here, sandboxed or not. RLIMIT_NPROC outside a namespace of
+/// the bot's own would count every process and thread of the user, and never binds root.
+pub fn process_hold(sandboxed: bool) -> ProcessHold {
+    if can_limit_processes() {
+        ProcessHold::Controller
+    } else if (sandboxed || !super::is_root()) && super::spawn::user_namespaces() {
+        ProcessHold::Namespace
+    } else {
+        ProcessHold::Counted
+    }
+}
+
+/// What arena says as a run starts about the limits of its bots, each `(limits, sandboxed)`:
+/// what holds `memory_mb` and `processes` here, and what they leave out.
+pub fn start_notes<'a>(bots: impl IntoIterator<Item = (&'a super::Limits, bool)>) -> Vec<String> {
+    let bots: Vec<_> = bots.into_iter().collect();
+    let mut notes = Vec::new();
+    let memory: Vec<bool> = bots
+        .iter()
+        .filter(|(l, _)| l.memory_mb.is_some())
+        .map(|&(_, sandboxed)| sandboxed)
+        .collect();
+    if !memory.is_empty() && !can_limit_memory() {
+        let mut note = "memory_mb is held here as an address-space limit (RLIMIT_AS): arena may \
+                        use no cgroup memory controller (it needs root, or a delegated cgroup). \
+                        Java, Node.js and .NET reserve far more than they use and may fail to \
+                        start under it; see the README, section Limits. Not held: memory a bot \
+                        keeps outside its address space, in a memfd or System V shared memory"
+            .to_string();
+        if memory.iter().any(|&s| !s) {
+            note.push_str(", or in files of a tmpfs (/dev/shm; /tmp where it is one)");
+        }
+        if memory.iter().any(|&s| s) {
+            note.push_str(
+                "; in the sandbox, its /tmp and /dev/shm are tmpfs of disk_mb MiB each (64 by \
+                 default), on top of memory_mb",
+            );
+        }
+        note.push('.');
+        notes.push(note);
+    }
+    let holds: Vec<ProcessHold> = bots
+        .iter()
+        .filter(|(l, _)| l.processes.is_some())
+        .map(|&(_, sandboxed)| process_hold(sandboxed))
+        .collect();
+    if holds.contains(&ProcessHold::Namespace) {
+        notes.push(
+            "processes is held here as RLIMIT_NPROC in a user namespace of each bot's own (no \
+             cgroup pids controller arena may use): it counts the bot's processes and threads \
+             (a JVM runs about 24), not the user's others."
+                .to_string(),
+        );
+    }
+    if holds.contains(&ProcessHold::Counted) {
+        let why = match super::is_root() {
+            true => "RLIMIT_NPROC does not bind root",
+            false => "no user namespace may be made",
+        };
+        notes.push(format!(
+            "processes is not held by the kernel here (no cgroup pids controller arena may use; \
+             {why}): arena counts each bot's processes (not threads) every 100 ms while it waits \
+             for its move, and stops a bot past its limit; a burst between counts is not stopped."
+        ));
+    }
+    notes
 }
 
 /// A kernel count that says a limit was hit: its file, its key, and its value when the bot got

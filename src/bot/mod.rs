@@ -267,15 +267,16 @@ pub struct Limits {
     pub memory_mb: Option<u64>,
     /// CPU time in seconds (RLIMIT_CPU): the kernel sends SIGXCPU, then SIGKILL.
     pub cpu_seconds: Option<u64>,
-    /// Processes: every process below the bot, counted by arena while it waits for the bot, and
-    /// RLIMIT_NPROC outside the sandbox (which counts all of a user's processes: set it well
-    /// above what the user already runs).
+    /// Processes and threads of the bot: a pids controller's `pids.max`, else RLIMIT_NPROC in a
+    /// user namespace of the bot's own (where it counts the bot's alone), else every process
+    /// below the bot counted by arena while it waits for the bot (`controllers::process_hold`).
     pub processes: Option<u64>,
     /// Open file descriptors (RLIMIT_NOFILE).
     pub open_files: Option<u64>,
     /// Largest file the bot may write, and the most of its stderr kept, in MiB.
     pub output_mb: Option<u64>,
-    /// In the sandbox, the size of the bot's writable `/tmp` (a tmpfs), in MiB.
+    /// In the sandbox, the size of the bot's writable `/tmp` and of its `/dev/shm` (each a
+    /// tmpfs), in MiB.
     pub disk_mb: Option<u64>,
 }
 
@@ -448,9 +449,14 @@ impl Sandbox {
     }
 
     /// The command line that runs `argv` inside the sandbox, in `dir` (read-only) or else in its
-    /// tmpfs of `disk_mb` MiB, with `fifos` (the pipe channel's folder) writable. The bot is
-    /// started through a shell that first writes a byte to `ready_fd` (and closes it): a sandbox
-    /// that could not be set up never says it is ready, and no bot can say it for it.
+    /// tmpfs of `disk_mb` MiB, with `fifos` (the pipe channel's folder) writable. `/dev` is
+    /// read-only, and `/dev/shm` a tmpfs of `disk_mb` MiB too: no tmpfs the bot may write is
+    /// unsized. The bot is started through a shell that first writes a byte to `ready_fd` (and
+    /// closes it): a sandbox that could not be set up never says it is ready, and no bot can say
+    /// it for it. With `processes`, the sandbox gets a user namespace of its own (bwrap fails
+    /// rather than go on without one), where that shell sets RLIMIT_NPROC: there it counts the
+    /// bot's processes and threads, and bwrap's first process, alone.
+    #[allow(clippy::too_many_arguments)]
     pub fn wrap(
         &self,
         bwrap: &str,
@@ -458,6 +464,7 @@ impl Sandbox {
         dir: Option<&Path>,
         fifos: Option<&Path>,
         disk_mb: u64,
+        processes: Option<u64>,
         ready_fd: i32,
     ) -> Vec<String> {
         let s = |p: &Path| p.to_string_lossy().into_owned();
@@ -470,6 +477,9 @@ impl Sandbox {
             "--cap-drop",
             "ALL",
         ]);
+        if processes.is_some() {
+            arg(&["--unshare-user"]);
+        }
         for system in SYSTEM_DIRS {
             let path = Path::new(system);
             match std::fs::read_link(path) {
@@ -480,8 +490,23 @@ impl Sandbox {
             }
         }
         let bytes = (disk_mb.max(1) * 1024 * 1024).to_string();
+        // bwrap's /dev is an unsized tmpfs, /dev/shm a folder in it: sized here, and the rest
+        // of /dev read-only.
         arg(&[
-            "--proc", "/proc", "--dev", "/dev", "--size", &bytes, "--tmpfs", "/tmp",
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            &bytes,
+            "--tmpfs",
+            "/dev/shm",
+            "--remount-ro",
+            "/dev",
+            "--size",
+            &bytes,
+            "--tmpfs",
+            "/tmp",
         ]);
         // The program and the files its command line names (its script, its data), where the
         // system folders do not already show them.
@@ -505,8 +530,12 @@ impl Sandbox {
             "TMPDIR",
             "/tmp",
         ]);
+        // bwrap's first process in the namespace counts too.
+        let nproc = processes.map_or(String::new(), |n| {
+            format!("ulimit -u {} && ", n.saturating_add(1))
+        });
         let ready = format!(
-            "printf . >&{fd} && exec {fd}>&- && exec \"$@\"",
+            "{nproc}printf . >&{fd} && exec {fd}>&- && exec \"$@\"",
             fd = ready_fd
         );
         // bash, not sh: dash cannot name a descriptor above 9.

@@ -159,6 +159,10 @@ struct Process {
     cgroup: Option<Cgroup>,
     /// The limits the kernel holds the bot to (memory, processes), where it can.
     controlled: Controlled,
+    /// Whether the kernel holds the bot alone to its process limit: a pids controller, or
+    /// RLIMIT_NPROC in a user namespace of its own. Else arena counts its processes, and a fork
+    /// refused is not told as the bot's excess.
+    processes_held: bool,
     /// Levels of the tree that are the sandbox's own processes, not the bot's.
     wrappers: usize,
     /// Stopped while the bot is not to move (`Connection::freeze`).
@@ -187,10 +191,10 @@ impl Process {
         let _ = killpg(self.pgid, Signal::SIGKILL);
     }
 
-    /// Whether arena must count the bot's processes itself: it has a limit that no controller
-    /// holds it to.
+    /// Whether arena must count the bot's processes itself: it has a limit that the kernel does
+    /// not hold for the bot alone (no controller, no user namespace of its own).
     fn counts_processes(&self) -> bool {
-        self.limits.processes.is_some() && !self.controlled.limits_processes()
+        self.limits.processes.is_some() && !self.processes_held
     }
 
     fn set_frozen(&mut self, frozen: bool) {
@@ -323,8 +327,11 @@ impl Process {
         {
             return Some(format!("{how}: it hit its limit of {n} open files"));
         }
-        // RLIMIT_NPROC, where it binds (arena not run as root), fails the fork instead.
+        // RLIMIT_NPROC in the bot's own user namespace fails the fork instead. Where it would
+        // count other processes than the bot's, it is not set, and a fork refused is not the
+        // bot's excess.
         if let Some(n) = self.limits.processes
+            && self.processes_held
             && found(&[
                 "resource temporarily unavailable",
                 "eagain",
@@ -333,7 +340,8 @@ impl Process {
             ])
         {
             return Some(format!(
-                "{how}: it ran more processes than its limit of {n}"
+                "{how}: it was refused a process or thread past its limit of {n} (processes \
+                 and threads count)"
             ));
         }
         None
@@ -479,7 +487,7 @@ impl Connection {
             Some(sandbox) => sandboxed(spec, sandbox, argv, dir.as_deref(), fifo_dir.as_ref())?,
         };
         let mut cmd = command(spec, &argv, dir.as_deref());
-        let (cgroup, controlled, wrappers) = limit(
+        let (cgroup, controlled, wrappers, processes_held) = limit(
             &mut cmd,
             spec,
             as_user,
@@ -501,6 +509,7 @@ impl Connection {
             root: cgroup.is_none().then(|| tree::Root::of(pgid)).flatten(),
             cgroup,
             controlled,
+            processes_held,
             wrappers,
             frozen: false,
             limits: spec.limits,
@@ -809,8 +818,24 @@ fn sandboxed(
         .disk_mb
         .unwrap_or(super::Sandbox::DEFAULT_DISK_MB);
     let fifos = fifo_dir.map(|d| d.path());
-    let wrapped = sandbox.wrap(&bwrap, argv, dir, fifos, disk, ready_write.as_raw_fd());
+    let wrapped = sandbox.wrap(
+        &bwrap,
+        argv,
+        dir,
+        fifos,
+        disk,
+        sandbox_processes(spec),
+        ready_write.as_raw_fd(),
+    );
     Ok((wrapped, Some((ready_read, ready_write))))
+}
+
+/// The process limit the sandbox sets itself (RLIMIT_NPROC, in the user namespace bwrap makes
+/// for the bot): where no pids controller holds it and the kernel gives user namespaces.
+fn sandbox_processes(spec: &BotSpec) -> Option<u64> {
+    spec.limits
+        .processes
+        .filter(|_| !super::controllers::can_limit_processes() && super::spawn::user_namespaces())
 }
 
 /// The bot's program, arguments, folder and clean environment (`inherited_env`).
@@ -833,14 +858,15 @@ fn command(spec: &BotSpec, argv: &[String], dir: Option<&Path>) -> Spawn {
     cmd
 }
 
-/// The bot's cgroup, the limits the kernel holds it to, and the levels of its tree that are the
-/// sandbox's; the set-up between clone and exec (`prepare_child`) for all of it.
+/// The bot's cgroup, the limits the kernel holds it to, the levels of its tree that are the
+/// sandbox's, and whether the kernel holds the bot alone to its process limit; the set-up
+/// between clone and exec (`prepare_child`) for all of it.
 fn limit(
     cmd: &mut Spawn,
     spec: &BotSpec,
     as_user: Option<(u32, u32)>,
     keep: Option<RawFd>,
-) -> (Option<Cgroup>, Controlled, usize) {
+) -> (Option<Cgroup>, Controlled, usize, bool) {
     let sandboxed = spec.sandbox.is_some();
     let cgroup = Cgroup::create();
     let wrappers = if sandboxed {
@@ -855,18 +881,26 @@ fn limit(
         wrappers,
     );
     // Where no controller holds them: memory as address space, which runtimes that reserve much
-    // more than they use do not survive (see `controllers`); processes by RLIMIT_NPROC outside
-    // the sandbox (it counts all of a user's processes: every sandboxed bot runs as the same
-    // user, and the sandbox's own processes would count), and arena counts them.
+    // more than they use do not survive (see `controllers`); processes by RLIMIT_NPROC in a user
+    // namespace of the bot's own, where it counts the bot's processes and threads alone (in the
+    // sandbox, bwrap's namespace: `sandbox_processes`). Elsewhere RLIMIT_NPROC would count every
+    // process of the user (arena's threads, the desktop, the other bots) and refuse an honest
+    // bot's fork: it is not set, and arena counts the bot's processes (root is not bound by it).
+    let own_namespace = !sandboxed
+        && !controlled.limits_processes()
+        && spec.limits.processes.is_some()
+        && !super::is_root()
+        && super::spawn::user_namespaces();
+    let held = controlled.limits_processes()
+        || own_namespace
+        || (sandboxed && sandbox_processes(spec).is_some());
+    cmd.new_userns = own_namespace;
     let rlimits = super::Limits {
         memory_mb: spec
             .limits
             .memory_mb
             .filter(|_| !controlled.limits_memory()),
-        processes: spec
-            .limits
-            .processes
-            .filter(|_| !sandboxed && !controlled.limits_processes()),
+        processes: spec.limits.processes.filter(|_| own_namespace),
         ..spec.limits
     };
     prepare_child(
@@ -879,7 +913,7 @@ fn limit(
             keep,
         },
     );
-    (cgroup, controlled, wrappers)
+    (cgroup, controlled, wrappers, held)
 }
 
 /// The bot's standard streams, and arena's ends of its channel: pipes, or the two FIFOs (made
@@ -1312,6 +1346,7 @@ impl SpectatorSink {
                 root: tree::Root::of(pgid),
                 cgroup: None,
                 controlled: Controlled::default(),
+                processes_held: false,
                 wrappers: 0,
                 frozen: false,
                 limits: super::Limits::default(),

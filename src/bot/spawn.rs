@@ -83,6 +83,9 @@ pub struct Spawn {
     pub user: Option<(u32, u32)>,
     /// SIGKILL when arena's thread that started it goes, as when arena is killed.
     pub die_with_arena: bool,
+    /// A user namespace of its own, made before its limits are set: there RLIMIT_NPROC counts
+    /// the processes and threads of this bot alone (`user_namespaces`).
+    pub new_userns: bool,
     /// Resource limits, (resource, soft, hard).
     pub rlimits: Vec<(c_int, u64, u64)>,
     /// A descriptor left open across exec (the sandbox's ready pipe).
@@ -104,6 +107,7 @@ impl Spawn {
             own_group: false,
             user: None,
             die_with_arena: false,
+            new_userns: false,
             rlimits: Vec::new(),
             keep: None,
         }
@@ -224,6 +228,7 @@ impl Spawn {
             user: self.user,
             arena: arena_pid(),
             die_with_arena: self.die_with_arena,
+            new_userns: self.new_userns,
             rlimits: &self.rlimits,
             keep: self.keep.unwrap_or(-1),
             error: AtomicI32::new(0),
@@ -247,6 +252,23 @@ impl Spawn {
             status: None,
         })
     }
+}
+
+/// Whether arena may give a bot a user namespace of its own (not where the kernel, a
+/// distribution's setting or a container's seccomp filter forbids unprivileged ones): learnt
+/// once, by starting `/bin/true` in one.
+pub fn user_namespaces() -> bool {
+    static CAN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CAN.get_or_init(|| {
+        let mut probe = Spawn::new("/bin/true");
+        probe.new_userns = true;
+        probe
+            .stdin(Stdio::Null)
+            .stdout(Stdio::Null)
+            .stderr(Stdio::Null);
+        // Dropped, it is reaped (it has exited, or is killed first).
+        probe.spawn().is_ok()
+    })
 }
 
 /// The program as exec takes it: a name without a slash is looked for in the child's `PATH`.
@@ -304,6 +326,7 @@ struct Plan<'a> {
     user: Option<(u32, u32)>,
     arena: libc::pid_t,
     die_with_arena: bool,
+    new_userns: bool,
     rlimits: &'a [(c_int, u64, u64)],
     keep: RawFd,
     /// The errno of the step that failed, written by the child before it exits.
@@ -550,6 +573,12 @@ unsafe fn become_bot(plan: &Plan) -> c_int {
                 return errno();
             }
         }
+        // After setuid (whose user owns the namespace), before the limits: a namespace takes
+        // its creator's RLIMIT_NPROC as the bound on all its processes, counted also in the
+        // user's own count, which is not the bot's to be held to.
+        if plan.new_userns && libc::unshare(libc::CLONE_NEWUSER) == -1 {
+            return errno();
+        }
         if plan.die_with_arena {
             // After setuid, which clears it.
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) == -1 {
@@ -742,6 +771,52 @@ pub(super) mod tests {
         assert_eq!(field("SigBlk:"), 0, "{text}");
         let sigpipe = 1u64 << (libc::SIGPIPE - 1);
         assert_eq!(field("SigIgn:") & sigpipe, 0, "{text}");
+    }
+
+    /// RLIMIT_NPROC counts every process of the user, but in a user namespace of the child's
+    /// own only the child's: under a limit of 2, with 4 other processes of its user running, a
+    /// shell forks once, and a second fork while the first child lives is refused. Run as root
+    /// (which RLIMIT_NPROC never binds), as `nobody`.
+    #[tokio::test]
+    async fn in_a_user_namespace_of_its_own_a_child_is_held_to_its_own_processes() {
+        assert!(
+            user_namespaces(),
+            "this kernel gives no user namespace: arena cannot hold processes for a bot alone"
+        );
+        let user = nix::unistd::geteuid().is_root().then_some((65534, 65534));
+        let others: Vec<Child> = (0..4)
+            .map(|_| {
+                let mut sleep = Spawn::new("/bin/sleep");
+                sleep.args(["30"]).stdout(Stdio::Null);
+                sleep.user = user;
+                sleep.spawn().unwrap()
+            })
+            .collect();
+        // Each child lives a moment; a refused fork is EAGAIN, told at once (no retry).
+        let script = "import os, time\n\
+                      def fork():\n\
+                      \x20   try:\n\
+                      \x20       pid = os.fork()\n\
+                      \x20   except BlockingIOError:\n\
+                      \x20       return 'refused'\n\
+                      \x20   if pid == 0:\n\
+                      \x20       time.sleep(0.5)\n\
+                      \x20       os._exit(0)\n\
+                      \x20   return 'forked'\n\
+                      print(fork(), fork(), flush=True)\n";
+        let run = |new_userns: bool| {
+            let mut spawn = Spawn::new("/usr/bin/python3");
+            spawn.args(["-c", script]);
+            spawn.user = user;
+            spawn.new_userns = new_userns;
+            spawn.rlimits = vec![(libc::RLIMIT_NPROC as c_int, 2, 2)];
+            output(spawn)
+        };
+        let (text, _) = run(true).await;
+        assert_eq!(text, "forked refused\n", "one fork, not two at once");
+        let (text, _) = run(false).await;
+        assert_eq!(text, "refused refused\n", "the user's others count");
+        drop(others);
     }
 
     #[tokio::test]

@@ -16,14 +16,9 @@ pub async fn run(spec: &Path, opts: RunOptions) -> Result<()> {
     for warning in &spec.warnings {
         crate::out::warn(&format!("arena: {warning}"));
     }
-    let memory_limited = spec.bots.iter().any(|b| b.bot.limits.memory_mb.is_some());
-    if memory_limited && !crate::bot::controllers::can_limit_memory() {
-        crate::out::warn(
-            "arena: memory_mb is held here as an address-space limit (RLIMIT_AS): arena may use \
-             no cgroup memory controller (it needs root, or a delegated cgroup). Java, Node.js \
-             and .NET reserve far more than they use and may fail to start under it; see the \
-             README, section Limits.",
-        );
+    let bots = spec.bots.iter().map(|b| (&b.bot.limits, b.bot.sandbox.is_some()));
+    for note in crate::bot::controllers::start_notes(bots) {
+        crate::out::warn(&format!("arena: {note}"));
     }
     tournament::run(spec, opts).await
 }
