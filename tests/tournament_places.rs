@@ -372,3 +372,152 @@ fn the_examples_of_more_players_run() {
         assert!(out.join("standings.csv").is_file());
     }
 }
+
+/// Whether a row of a Tron `games.csv` places a seat that failed above a seat that did not: a
+/// failure after another was put out by the rules (docs/design.md, Games of more than two
+/// players: a failure is an elimination at that turn).
+fn failed_above_one_out_before(row: &BTreeMap<String, String>) -> bool {
+    let players = row.keys().filter(|k| k.starts_with("seat")).count();
+    let place = |s: usize| row[&format!("place{s}")].parse::<u8>().unwrap();
+    let failed = |s: usize| !row[&format!("out{s}")].is_empty();
+    (0..players).any(|f| failed(f) && (0..players).any(|o| !failed(o) && place(o) > place(f)))
+}
+
+/// A bot that plays legally and crashes at its 20th move, against three built-ins: in some
+/// games it fails after a built-in was already out, and is placed above it. `arena ratings` and
+/// `arena report` read such a folder back (issue 42: they refused it).
+#[test]
+fn a_tron_failure_after_an_elimination_is_read_back_by_ratings_and_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let late = bot("tron_bot.py", "crash 20");
+    let output = arena()
+        .arg("match")
+        .args(["builtin:random", "builtin:random", &late, "builtin:fill"])
+        .args(["--game", "tron", "--games", "8", "--seed", "3", "--out"])
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    ok(&output);
+    let rows = games(&out);
+    assert!(
+        rows.iter().any(failed_above_one_out_before),
+        "no failure after an elimination: {rows:?}"
+    );
+    let ratings = arena()
+        .arg("ratings")
+        .arg(out.join("games.csv"))
+        .output()
+        .unwrap();
+    ok(&ratings);
+    let table = String::from_utf8_lossy(&ratings.stdout);
+    assert!(table.contains("tron_bot"), "{table}");
+    std::fs::remove_file(out.join("report.html")).ok();
+    ok(&arena().arg("report").arg(&out).output().unwrap());
+    assert!(out.join("report.html").is_file());
+}
+
+/// 4 bots, one of which crashes at its 20th move, 8 Tron games: the games where it failed after
+/// a built-in was out are on record when the run is resumed (the last two games taken off), and
+/// the resumed run plays the rest and writes its tables.
+#[test]
+fn a_tron_run_whose_failed_seats_rank_above_those_out_before_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "name = \"t\"\ngame = \"tron\"\nplayers = 4\nformat = \"round-robin\"\n\
+                games_per_pairing = 8\nseed = 3\njobs = 2";
+    let bots = [
+        ("random", "builtin:random".to_string()),
+        ("random-2", "builtin:random".to_string()),
+        ("late", bot("tron_bot.py", "crash 20")),
+        ("fill", "builtin:fill".to_string()),
+    ];
+    let path = spec(dir.path(), head, &bots);
+    let out = dir.path().join("out");
+    ok(&run_into(&path, &out, &[]));
+    // Take the last two games off the record, as a run killed before them.
+    let text = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let kept = &lines[..lines.len() - 2];
+    std::fs::write(out.join("games.csv"), format!("{}\n", kept.join("\n"))).unwrap();
+    for line in &lines[lines.len() - 2..] {
+        let log = line.rsplit(',').next().unwrap();
+        let name = Path::new(log).file_name().unwrap();
+        std::fs::remove_file(out.join("logs").join(name)).unwrap();
+    }
+    let on_record = games(&out);
+    assert_eq!(on_record.len(), 6);
+    assert!(
+        on_record.iter().any(failed_above_one_out_before),
+        "no failure after an elimination on record: {on_record:?}"
+    );
+    let said = ok(&run_into(&path, &out, &["--resume"]));
+    assert!(said.contains("resuming: 6 games on record"), "{said}");
+    assert_eq!(games(&out).len(), 8);
+    assert_eq!(csv(&out.join("standings.csv")).len(), 4);
+}
+
+/// The rows of a `games.csv` in another order: the header, then the rows of `order` (indices).
+fn reordered(text: &str, order: &[usize]) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let rows = &lines[1..];
+    let mut out = format!("{}\n", lines[0]);
+    for &i in order {
+        out.push_str(rows[i]);
+        out.push('\n');
+    }
+    out
+}
+
+/// The same records give the same tables, whatever their order and whichever command reads
+/// them: `arena ratings` of the run's games.csv, its rows shuffled three ways, writes the
+/// standings `arena run` wrote, to the byte (issue 42: Glicko-2 and Weng-Lin numbered the bots
+/// by their first row, and that number ordered ties and games).
+#[test]
+fn ratings_do_not_depend_on_the_order_of_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    // The spec's order differs from the first row's, and from the names' order.
+    let mut bots = five_tron_bots();
+    bots.reverse();
+    bots[4].1 = bot("tron_bot.py", "crash 20");
+    let path = spec(dir.path(), TRON, &bots);
+    let out = dir.path().join("out");
+    ok(&run_into(&path, &out, &[]));
+    let written = std::fs::read(out.join("standings.csv")).unwrap();
+    let text = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let n = text.lines().count() - 1;
+    assert_eq!(n, 20);
+    let reversed: Vec<usize> = (0..n).rev().collect();
+    let by_seven: Vec<usize> = (0..n).map(|i| (i * 7) % n).collect();
+    let odd_first: Vec<usize> = (0..n)
+        .filter(|i| i % 2 == 1)
+        .chain((0..n).step_by(2))
+        .collect();
+    for (k, order) in [(0..n).collect(), reversed, by_seven, odd_first]
+        .iter()
+        .enumerate()
+    {
+        let copy = dir.path().join(format!("copy{k}"));
+        std::fs::create_dir_all(copy.join("logs")).unwrap();
+        for log in std::fs::read_dir(out.join("logs")).unwrap() {
+            let log = log.unwrap().path();
+            std::fs::copy(&log, copy.join("logs").join(log.file_name().unwrap())).unwrap();
+        }
+        std::fs::write(copy.join("games.csv"), reordered(&text, order)).unwrap();
+        let tables = copy.join("tables");
+        let output = arena()
+            .arg("ratings")
+            .arg(copy.join("games.csv"))
+            .arg("--out")
+            .arg(&tables)
+            .output()
+            .unwrap();
+        ok(&output);
+        let rated = std::fs::read(tables.join("standings.csv")).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&rated),
+            String::from_utf8_lossy(&written),
+            "rows in the order {order:?}"
+        );
+    }
+}
