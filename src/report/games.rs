@@ -610,8 +610,8 @@ mod tests {
             ),
             (
                 ",2,1,4,2,,,timeout",
-                ",2,1,2,4,,,timeout",
-                "seat 2 failed but is placed 2",
+                ",2,3,1,3,,,timeout",
+                "seat 2 failed but is alone in first place",
             ),
             (
                 ",,timeout,,normal",
@@ -626,6 +626,31 @@ mod tests {
         }
         let e = read_n(4, &FOUR.replace("x/logs/game-00003", "/etc/shadow")).unwrap_err();
         assert!(e.contains("not logs/game-00003.jsonl"), "{e}");
+    }
+
+    /// A failure is an elimination at that turn: a failed seat above one put out before it by
+    /// the rules, tied with one out in the same turn, or failed seats sharing first place (the
+    /// last ones in), are what Tron writes, and read back (issue 42: they were refused).
+    #[test]
+    fn failed_seats_placed_where_they_went_out_are_read() {
+        for (from, to) in [
+            // Seat 2 failed after seat 3 was out: above it, tied with seat 0.
+            (",2,1,4,2,,,timeout", ",2,1,2,4,,,timeout"),
+            // Seat 2 failed after seats 0 and 3 were out, before seat 1.
+            (",2,1,4,2,,,timeout", ",3,1,2,4,,,timeout"),
+            // Seats 1 and 2, the last two in, failed in the same turn.
+            (",2,1,4,2,,,timeout,", ",3,1,1,4,,crash,timeout,"),
+            // Every seat failed, the last alone first.
+            (
+                ",2,1,4,2,,,timeout,,normal",
+                ",2,3,1,4,crash,crash,timeout,crash,timeout",
+            ),
+        ] {
+            let row = FOUR.replace(from, to);
+            assert_ne!(row, FOUR);
+            let read = read_n(4, &row).unwrap_or_else(|e| panic!("{row}: {e}"));
+            assert_eq!(read.len(), 1);
+        }
     }
 
     #[test]
