@@ -251,9 +251,12 @@ pub fn standings(names: &[String], rows: &[GameRow]) -> Vec<Standing> {
             t.marked = if t.score == 0.0 { "zero" } else { "perfect" }.into();
         }
     }
+    // By Elo as standings.csv writes it (to 0.1): two bots level there are level, whatever the
+    // last bits of the fit (which the bots' numbering may move), and go by score, then name.
+    let shown = |t: &Standing| round1(t.elo);
     table.sort_by(|a, b| {
-        b.elo
-            .total_cmp(&a.elo)
+        shown(b)
+            .total_cmp(&shown(a))
             .then(b.score.total_cmp(&a.score))
             .then(a.bot.cmp(&b.bot))
     });
