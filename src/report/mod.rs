@@ -140,16 +140,13 @@ struct Ratings {
 impl Ratings {
     /// The ratings of `names`, in that order. They depend on the records alone, not on the order
     /// of `rows` nor of `names` (which differ between `arena run`, in the spec's order, and `arena
-    /// ratings`, in the order of the rows): the bots are numbered by name, and the games taken by
-    /// round, then id, for the ratings that break ties by number or by order (Glicko-2's
-    /// periods, Weng-Lin's game by game).
+    /// ratings`, in the order of the rows): the bots are numbered by name, for the ratings break
+    /// ties by number (Glicko-2's periods of a game's pairs, the order of Weng-Lin's games in a
+    /// round); every rating takes the games in an order of their own content (`crate::ratings`).
     fn of(names: &[String], rows: &[GameRow]) -> Ratings {
         let mut by_name: Vec<String> = names.to_vec();
         by_name.sort_unstable();
-        let mut rows: Vec<&GameRow> = rows.iter().collect();
-        rows.sort_by_key(|r| (r.round, r.id));
-        let rows: Vec<GameRow> = rows.into_iter().cloned().collect();
-        let sorted = Ratings::of_sorted(&by_name, &rows);
+        let sorted = Ratings::of_sorted(&by_name, rows);
         // Back in the order of `names`.
         let at: Vec<usize> = names
             .iter()
@@ -163,7 +160,7 @@ impl Ratings {
         }
     }
 
-    /// [`Ratings::of`] for `names` in order and `rows` by round, then id.
+    /// [`Ratings::of`] for `names` sorted.
     fn of_sorted(names: &[String], rows: &[GameRow]) -> Ratings {
         let index = name_index(names);
         let n = names.len();
