@@ -11,8 +11,8 @@
 //!   (c) Glicko-2:       `ratings::glicko2`, one rating period per round of n/2 games.
 //!
 //! Four players: 1,000,000 games of 4 different players among 64, and among 1,000, their places
-//! drawn by Plackett-Luce from the same kind of true strengths, 2% of the seats failed (ranked
-//! last, in no order), rounds of n/4 games; then, the same way:
+//! drawn by Plackett-Luce from the same kind of true strengths, 2% of the seats failed (placed
+//! last, tied with any other seat placed last), rounds of n/4 games; then, the same way:
 //!
 //!   (a) baseline:       `ratings::pair_scores` and `pair_results`, counting each pair of seats;
 //!   (b) Plackett-Luce:  `ratings::plackett_luce`, Elo with its error;
@@ -257,7 +257,8 @@ fn bench_places(n: usize, reps: usize) {
 /// True strengths (Elo) and `count` games of `SEATS` different players among `n`, round k
 /// holding games k*n/4 .. (k+1)*n/4. Each game's places drawn by Plackett-Luce (a place at a
 /// time, seat i with probability gamma_i / sum of the gammas left, gamma = 10^(elo/400)); then
-/// each seat fails with probability 0.02, ranked last with the others that failed.
+/// each seat fails with probability 0.02, placed last (tied with any other seat placed last),
+/// which every rating reads as it reads any place.
 fn generate_places(n: usize, count: usize, seed: u64) -> (Vec<f64>, Vec<RankedGame>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let truth = true_strengths(&mut rng, n);

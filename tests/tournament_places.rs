@@ -372,3 +372,219 @@ fn the_examples_of_more_players_run() {
         assert!(out.join("standings.csv").is_file());
     }
 }
+
+/// Whether a row of a Tron `games.csv` places a seat that failed above a seat that did not: a
+/// failure after another was put out by the rules (docs/design.md, Games of more than two
+/// players: a failure is an elimination at that turn).
+fn failed_above_one_out_before(row: &BTreeMap<String, String>) -> bool {
+    let players = row.keys().filter(|k| k.starts_with("seat")).count();
+    let place = |s: usize| row[&format!("place{s}")].parse::<u8>().unwrap();
+    let failed = |s: usize| !row[&format!("out{s}")].is_empty();
+    (0..players).any(|f| failed(f) && (0..players).any(|o| !failed(o) && place(o) > place(f)))
+}
+
+/// A bot that plays legally and crashes at its 20th move, against three built-ins: in some
+/// games it fails after a built-in was already out, and is placed above it. `arena ratings` and
+/// `arena report` read such a folder back (issue 42: they refused it).
+#[test]
+fn a_tron_failure_after_an_elimination_is_read_back_by_ratings_and_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let late = bot("tron_bot.py", "crash 20");
+    let output = arena()
+        .arg("match")
+        .args(["builtin:random", "builtin:random", &late, "builtin:fill"])
+        .args(["--game", "tron", "--games", "8", "--seed", "3", "--out"])
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    ok(&output);
+    let rows = games(&out);
+    assert!(
+        rows.iter().any(failed_above_one_out_before),
+        "no failure after an elimination: {rows:?}"
+    );
+    let ratings = arena()
+        .arg("ratings")
+        .arg(out.join("games.csv"))
+        .output()
+        .unwrap();
+    ok(&ratings);
+    let table = String::from_utf8_lossy(&ratings.stdout);
+    assert!(table.contains("tron_bot"), "{table}");
+    std::fs::remove_file(out.join("report.html")).ok();
+    ok(&arena().arg("report").arg(&out).output().unwrap());
+    assert!(out.join("report.html").is_file());
+}
+
+/// 4 bots, one of which crashes at its 20th move, 8 Tron games: the games where it failed after
+/// a built-in was out are on record when the run is resumed (the last two games taken off), and
+/// the resumed run plays the rest and writes its tables.
+#[test]
+fn a_tron_run_whose_failed_seats_rank_above_those_out_before_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "name = \"t\"\ngame = \"tron\"\nplayers = 4\nformat = \"round-robin\"\n\
+                games_per_pairing = 8\nseed = 3\njobs = 2";
+    let bots = [
+        ("random", "builtin:random".to_string()),
+        ("random-2", "builtin:random".to_string()),
+        ("late", bot("tron_bot.py", "crash 20")),
+        ("fill", "builtin:fill".to_string()),
+    ];
+    let path = spec(dir.path(), head, &bots);
+    let out = dir.path().join("out");
+    ok(&run_into(&path, &out, &[]));
+    // Take the last two games off the record, as a run killed before them.
+    let text = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let kept = &lines[..lines.len() - 2];
+    std::fs::write(out.join("games.csv"), format!("{}\n", kept.join("\n"))).unwrap();
+    for line in &lines[lines.len() - 2..] {
+        let log = line.rsplit(',').next().unwrap();
+        let name = Path::new(log).file_name().unwrap();
+        std::fs::remove_file(out.join("logs").join(name)).unwrap();
+    }
+    let on_record = games(&out);
+    assert_eq!(on_record.len(), 6);
+    assert!(
+        on_record.iter().any(failed_above_one_out_before),
+        "no failure after an elimination on record: {on_record:?}"
+    );
+    let said = ok(&run_into(&path, &out, &["--resume"]));
+    assert!(said.contains("resuming: 6 games on record"), "{said}");
+    assert_eq!(games(&out).len(), 8);
+    assert_eq!(csv(&out.join("standings.csv")).len(), 4);
+}
+
+/// The rows of a `games.csv` in another order: the header, then the rows of `order` (indices).
+fn reordered(text: &str, order: &[usize]) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let rows = &lines[1..];
+    let mut out = format!("{}\n", lines[0]);
+    for &i in order {
+        out.push_str(rows[i]);
+        out.push('\n');
+    }
+    out
+}
+
+/// The same records give the same tables, whatever their order and whichever command reads
+/// them: `arena ratings` of the run's games.csv, its rows shuffled three ways, writes the
+/// standings `arena run` wrote, to the byte (issue 42: Glicko-2 and Weng-Lin numbered the bots
+/// by their first row, and that number ordered ties and games).
+#[test]
+fn arena_ratings_of_a_run_shuffled_writes_the_standings_the_run_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    // The spec's order differs from the first row's, and from the names' order.
+    let mut bots = five_tron_bots();
+    bots.reverse();
+    let path = spec(dir.path(), TRON, &bots);
+    let out = dir.path().join("out");
+    ok(&run_into(&path, &out, &[]));
+    let written = std::fs::read(out.join("standings.csv")).unwrap();
+    let text = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let n = text.lines().count() - 1;
+    assert_eq!(n, 20);
+    let reversed: Vec<usize> = (0..n).rev().collect();
+    let by_seven: Vec<usize> = (0..n).map(|i| (i * 7) % n).collect();
+    let odd_first: Vec<usize> = (0..n)
+        .filter(|i| i % 2 == 1)
+        .chain((0..n).step_by(2))
+        .collect();
+    for (k, order) in [(0..n).collect(), reversed, by_seven, odd_first]
+        .iter()
+        .enumerate()
+    {
+        let copy = dir.path().join(format!("copy{k}"));
+        std::fs::create_dir_all(copy.join("logs")).unwrap();
+        for log in std::fs::read_dir(out.join("logs")).unwrap() {
+            let log = log.unwrap().path();
+            std::fs::copy(&log, copy.join("logs").join(log.file_name().unwrap())).unwrap();
+        }
+        std::fs::write(copy.join("games.csv"), reordered(&text, order)).unwrap();
+        let tables = copy.join("tables");
+        let output = arena()
+            .arg("ratings")
+            .arg(copy.join("games.csv"))
+            .arg("--out")
+            .arg(&tables)
+            .output()
+            .unwrap();
+        ok(&output);
+        let rated = std::fs::read(tables.join("standings.csv")).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&rated),
+            String::from_utf8_lossy(&written),
+            "rows in the order {order:?}"
+        );
+    }
+}
+
+/// A `games.csv` of 4-player games among six bots, three games a round (a bot plays twice in
+/// some rounds), with many ties: what made Glicko-2 and Weng-Lin depend on how the bots were
+/// numbered (by their first row).
+fn tied_games_csv() -> String {
+    let names = ["zed", "ann", "kim", "bob", "eve", "lou"];
+    let mut text = "id,round,seat0,seat1,seat2,seat3,place0,place1,place2,place3,\
+                    out0,out1,out2,out3,reason,plies,duration_ms,seed,log\n"
+        .to_string();
+    let mut x: u64 = 42;
+    let mut next = |m: u64| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) % m
+    };
+    let rankings: [[u8; 4]; 6] = [
+        [1, 2, 3, 4],
+        [1, 1, 3, 4],
+        [1, 2, 2, 4],
+        [1, 2, 3, 3],
+        [1, 1, 3, 3],
+        [1, 2, 2, 2],
+    ];
+    for id in 1..=60u64 {
+        let mut seats: Vec<&str> = names.to_vec();
+        for i in (1..seats.len()).rev() {
+            seats.swap(i, next(i as u64 + 1) as usize);
+        }
+        seats.truncate(4);
+        let mut places = rankings[next(6) as usize];
+        for i in (1..4).rev() {
+            places.swap(i, next(i as u64 + 1) as usize);
+        }
+        let places: Vec<String> = places.iter().map(u8::to_string).collect();
+        text.push_str(&format!(
+            "{id},{},{},{},,,,,normal,50,10,{id},out/logs/game-{id:05}.jsonl\n",
+            (id - 1) / 3 + 1,
+            seats.join(","),
+            places.join(","),
+        ));
+    }
+    text
+}
+
+/// `arena ratings` gives one table from one games.csv, whatever the order of its rows (issue 42:
+/// shuffling rows moved Glicko-2 by up to 3.8 and Weng-Lin by up to 0.97).
+#[test]
+fn a_shuffled_games_csv_rates_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = tied_games_csv();
+    let n = text.lines().count() - 1;
+    let table = |order: &[usize]| {
+        let path = dir.path().join("games.csv");
+        std::fs::write(&path, reordered(&text, order)).unwrap();
+        let output = arena().arg("ratings").arg(&path).output().unwrap();
+        ok(&output);
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let first = table(&(0..n).collect::<Vec<_>>());
+    for order in [
+        (0..n).rev().collect::<Vec<_>>(),
+        (0..n).map(|i| (i * 7) % n).collect(),
+        (0..n).map(|i| (i * 13 + 5) % n).collect(),
+    ] {
+        assert_eq!(table(&order), first, "rows in the order {order:?}");
+    }
+}

@@ -38,8 +38,8 @@ pub fn glicko2(n: usize, games: &[GameScore]) -> Vec<(f64, f64)> {
 
 /// Glicko-2 `(rating, deviation)` of players `0..n` from `games` of any number of players, as
 /// [`glicko2`] rates the games of every pair of seats that tells something
-/// ([`RankedGame::comparisons`]: who finished ahead, a tie as a draw; a failed seat behind every
-/// seat still in; two failed seats not at all). A two-player game is one game, as [`glicko2`]
+/// ([`RankedGame::comparisons`]: who finished ahead by their places, a tie as a draw; nothing
+/// from a game every seat failed in). A two-player game is one game, as [`glicko2`]
 /// rates its [`GameScore`], in its round's one period: the same figures to the bit.
 ///
 /// A game of k players is k - 1 games for each of its players, which are not independent (if A

@@ -23,10 +23,12 @@
 //! exactly `1.0` (a won), `0.5` (draw) or `0.0` (b won), and `b`'s score is `1 - score_a`. Games
 //! where the scores do not add up to 1 (both players failed) are not rated: the caller leaves them
 //! out. Games with `a == b` carry no information and are ignored. Of a `RankedGame`: every bot
-//! `< n`, at most 8 seats; places may be any numbers (only their order counts), and a failed
-//! seat counts below every seat still in whatever its place; what tells nothing (two failed
-//! seats, one bot in two seats, a game of fewer than two seats) is ignored. Anything else is a
-//! caller bug and panics.
+//! `< n`, at most 8 seats; places may be any numbers (only their order counts), a failed
+//! seat's as any other (the game placed it where it went out); what tells nothing (a game in
+//! which every seat failed, one bot in two seats, a game of fewer than two seats) is ignored.
+//! Anything else is a caller bug and panics. The ratings of a game of places do not depend on
+//! the order of the games; the caller numbers the bots by name (`report::Ratings`), so that the
+//! ties Glicko-2 and Weng-Lin break by number do not depend on the order of the records either.
 
 mod bradley_terry;
 mod glicko2;

@@ -31,12 +31,13 @@ pub(super) const SHARE: u64 = 420;
 /// - Ties: seats sharing a place count as every order of them at once, each with equal weight in
 ///   the log-likelihood (the mean of the orders' log-likelihoods). For two players that is
 ///   Bradley-Terry's draw, half a win and half a loss.
-/// - Failed seats: below every seat still in, in no order among themselves: the likelihood is
-///   that of the seats still in being drawn first, in their order, out of all seats (a top-k
-///   ranking). A failed seat's place is ignored. A game in which every seat failed is not rated.
+/// - Failed seats: rated from their places, as every seat. A failure is an elimination at that
+///   turn, and the game placed the seat so (below every seat still in, above every seat already
+///   out, tied with the seats out in the same turn). A game in which every seat failed is not
+///   rated.
 /// - Prior and `marked`: as for Bradley-Terry, [`PRIOR_DRAWS`] virtual draw of each player with a
 ///   virtual player rated 0. A player is marked when it finished ahead of (or behind) every other
-///   player it is compared with in every game, failed seats not compared with each other.
+///   player it is compared with in every game.
 ///
 /// The fit and its error are Bradley-Terry's (Newton's method; the inverse of the observed
 /// information, exactly for up to 1,500 players with games): the information of a game of
@@ -86,13 +87,10 @@ pub(super) fn fit_places(
     fit_all(n, &pair_results(n, &scores), rankings, prior, dense_limit)
 }
 
-/// How a game's seats are ordered for its likelihood: seats still in by place, then the failed
-/// ones; within a place, and among the failed, by bot.
+/// How a game's seats are ordered for its likelihood: by place, within a place by bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct ShapeKey {
     len: u8,
-    /// Seats still in: positions `0..survivors`.
-    survivors: u8,
     /// Bit `p` set when position `p` starts a place (a group of tied seats).
     starts: u8,
 }
@@ -110,19 +108,17 @@ impl Canonical {
         game.comparisons().next()?;
         let order = game.ranking_order();
         let k = order.len();
-        let survivors = game.seats.iter().filter(|s| !s.failed).count();
         let mut starts = 0u8;
         let mut bots = [u32::MAX; MAX_SEATS];
         for (p, &s) in order.iter().enumerate() {
             bots[p] = game.seats[s].bot as u32;
             let place = |p: usize| game.seats[order[p]].place;
-            if p < survivors && (p == 0 || place(p) != place(p - 1)) {
+            if p == 0 || place(p) != place(p - 1) {
                 starts |= 1 << p;
             }
         }
         let shape = ShapeKey {
             len: k as u8,
-            survivors: survivors as u8,
             starts,
         };
         Some(Canonical { shape, bots })
@@ -141,18 +137,17 @@ struct Shape {
 
 impl Shape {
     /// Place by place: a group of `t` tied seats above the set `below` (every position after
-    /// it, the failed included) contributes, for each `u` in 1..=t, the mean over the subsets
-    /// `U` of the group of size `u` of `-ln(sum of gammas of U and below)`: the mean over the
-    /// group's orders of the stages that draw its seats. Each seat still in adds its own
-    /// `ln gamma`.
+    /// it) contributes, for each `u` in 1..=t, the mean over the subsets `U` of the group of
+    /// size `u` of `-ln(sum of gammas of U and below)`: the mean over the group's orders of the
+    /// stages that draw its seats. Each seat adds its own `ln gamma`.
     fn new(key: ShapeKey) -> Shape {
-        let (len, survivors) = (key.len as usize, key.survivors as usize);
+        let len = key.len as usize;
         let mut linear = [0.0; MAX_SEATS];
-        linear[..survivors].iter_mut().for_each(|l| *l = 1.0);
+        linear[..len].iter_mut().for_each(|l| *l = 1.0);
         let mut terms = Vec::new();
-        let starts: Vec<usize> = (0..survivors)
+        let starts: Vec<usize> = (0..len)
             .filter(|&p| key.starts & (1 << p) != 0)
-            .chain([survivors])
+            .chain([len])
             .collect();
         for group in starts.windows(2) {
             let (g0, g1) = (group[0], group[1]);

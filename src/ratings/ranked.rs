@@ -12,17 +12,17 @@ pub struct Placed {
     pub bot: usize,
     /// Its place, 1 the best; seats that tie share a place (`1 2 2 4`). Only the order matters.
     pub place: u8,
-    /// Whether the seat failed (timeout, crash, illegal move...). A failed seat counts as
-    /// finishing below every seat still in, whatever its place; two failed seats tell nothing
-    /// about each other.
+    /// Whether the seat failed (timeout, crash, illegal move...). A failed seat is rated from its
+    /// place, as any other: the game placed it (out at that turn: below every seat still in,
+    /// above every seat already out). Only a game in which every seat failed tells nothing.
     pub failed: bool,
 }
 
 /// A rated game of 2 to 8 players: one [`Placed`] per seat, in seat order, and its round.
 ///
 /// A two-player game is today's [`GameScore`]: `a` in seat 0, `b` in seat 1, `a`'s score 1, ½
-/// or 0 as its place is better, equal or worse, or 1 when only `b` failed; when both failed it
-/// is not rated (0-0). See the module documentation of [`crate::ratings`] for how a game of more
+/// or 0 as its place is better, equal or worse (a failed seat is placed second); when both
+/// failed it is not rated (0-0). See the module documentation of [`crate::ratings`] for how a game of more
 /// players counts.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RankedGame {
@@ -54,23 +54,24 @@ impl RankedGame {
         RankedGame { round, seats }
     }
 
-    /// How seat `p` did against seat `q`, in half points (2 ahead, 1 tied, 0 behind), or `None`
-    /// when the pair tells nothing: both failed, or one bot in both seats.
+    /// How seat `p` did against seat `q`, in half points (2 ahead, 1 tied, 0 behind) by their
+    /// places, or `None` when the pair tells nothing: every seat of the game failed, or one bot
+    /// in both seats.
     pub fn half_points(&self, p: usize, q: usize) -> Option<u64> {
         let (x, y) = (&self.seats[p], &self.seats[q]);
-        if x.bot == y.bot {
+        if x.bot == y.bot || self.all_failed() {
             return None;
         }
-        Some(match (x.failed, y.failed) {
-            (true, true) => return None,
-            (false, true) => 2,
-            (true, false) => 0,
-            (false, false) => match x.place.cmp(&y.place) {
-                Ordering::Less => 2,
-                Ordering::Equal => 1,
-                Ordering::Greater => 0,
-            },
+        Some(match x.place.cmp(&y.place) {
+            Ordering::Less => 2,
+            Ordering::Equal => 1,
+            Ordering::Greater => 0,
         })
+    }
+
+    /// Whether every seat failed: then the game counts for no one (two players: 0-0).
+    pub fn all_failed(&self) -> bool {
+        self.seats.iter().all(|s| s.failed)
     }
 
     /// Every pair of seats `p < q` that tells something, with `p`'s half points against `q`.
@@ -92,14 +93,10 @@ impl RankedGame {
         })
     }
 
-    /// The seats in the order of the ranking: those still in by place, then the failed ones;
-    /// within a place, and among the failed, by bot (then by seat).
+    /// The seats in the order of the ranking: by place, within a place by bot (then by seat).
     pub(super) fn ranking_order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.seats.len()).collect();
-        order.sort_by_key(|&s| {
-            let x = &self.seats[s];
-            (x.failed, if x.failed { 0 } else { x.place }, x.bot, s)
-        });
+        order.sort_by_key(|&s| (self.seats[s].place, self.seats[s].bot, s));
         order
     }
 

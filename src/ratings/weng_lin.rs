@@ -15,13 +15,12 @@ use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 /// Swiss) is rated the same whatever the order inside a round.
 ///
 /// Each game is `skillratings::weng_lin::weng_lin_multi_team` with every seat a team of one,
-/// ranked by its place (a tie shares a rank), and the failed seats ranked below every seat
-/// still in. That model compares every pair of seats, and two failed seats at one rank would
-/// count as a draw, which they are not (they tell nothing about each other): so the seats
-/// still in take their ratings from the whole game, and each failed seat from the game of the
-/// seats still in and itself. A game that tells nothing ([`RankedGame::comparisons`]: every
-/// seat failed, or one bot in every seat) is not rated. A bot in two seats of one game (arena
-/// schedules none) keeps the result of its first seat.
+/// ranked by its place (a tie shares a rank; a failed seat where the game placed it). That is
+/// Weng and Lin's Bradley-Terry model with every pair of teams compared (openskill's
+/// `BradleyTerryFull`), not their Plackett-Luce model (openskill's default). A game that tells
+/// nothing ([`RankedGame::comparisons`]: every seat failed, or one bot in every seat) is not
+/// rated. A bot in two seats of one game (arena schedules none) keeps the result of its first
+/// seat.
 ///
 /// # Panics
 /// On a game with a bot `>= n` or more than 8 seats.
@@ -42,39 +41,16 @@ pub fn weng_lin(n: usize, games: &[RankedGame]) -> Vec<(f64, f64)> {
 
 /// Rates one game that tells something.
 fn rate(game: &RankedGame, ratings: &mut [WengLinRating], config: &WengLinConfig) {
-    let seats = &game.seats;
-    let below = seats
+    let teams: Vec<[WengLinRating; 1]> = game.seats.iter().map(|s| [ratings[s.bot]]).collect();
+    let ranked: Vec<_> = game
+        .seats
         .iter()
-        .filter(|s| !s.failed)
-        .map(|s| usize::from(s.place))
-        .max()
-        .unwrap_or(0)
-        + 1;
-    let teams: Vec<[WengLinRating; 1]> = seats.iter().map(|s| [ratings[s.bot]]).collect();
-    let ranked = |s: usize| {
-        let rank = if seats[s].failed {
-            below
-        } else {
-            usize::from(seats[s].place)
-        };
-        (&teams[s][..], MultiTeamOutcome::new(rank))
-    };
-    let whole: Vec<_> = (0..seats.len()).map(ranked).collect();
-    let mut after: Vec<WengLinRating> = weng_lin_multi_team(&whole, config)
-        .into_iter()
-        .map(|team| team[0])
+        .zip(&teams)
+        .map(|(s, team)| (&team[..], MultiTeamOutcome::new(usize::from(s.place))))
         .collect();
-    let (still_in, failed): (Vec<usize>, Vec<usize>) =
-        (0..seats.len()).partition(|&s| !seats[s].failed);
-    if failed.len() > 1 {
-        for &f in &failed {
-            let alone: Vec<_> = still_in.iter().chain([&f]).map(|&s| ranked(s)).collect();
-            let rated = weng_lin_multi_team(&alone, config);
-            after[f] = rated[still_in.len()][0];
-        }
-    }
+    let after = weng_lin_multi_team(&ranked, config);
     // The first seat of a bot last, so that its result stays.
-    for (s, r) in seats.iter().zip(after).rev() {
-        ratings[s.bot] = r;
+    for (s, r) in game.seats.iter().zip(after).rev() {
+        ratings[s.bot] = r[0];
     }
 }

@@ -184,7 +184,8 @@ impl Judge {
 
     /// The result. With two players, a failure decides the game against the failed seat (both
     /// failing: both lose), as it always has; with more, a seat that failed is out and ranks
-    /// below every seat still in (`places`). A referee program's failure counts for no one.
+    /// below every seat still in, above every seat already out (`places`). A referee program's
+    /// failure counts for no one.
     pub fn verdict(&self) -> Verdict {
         let n = self.players();
         let plies = self.game.plies();

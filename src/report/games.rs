@@ -76,8 +76,8 @@ impl GameRow {
         self.reason != Reason::Referee
     }
 
-    /// Whether every seat failed: then no one scores.
-    fn all_failed(&self) -> bool {
+    /// Whether every seat failed: then no one scores, and no one is rated.
+    pub fn all_failed(&self) -> bool {
         self.faults.iter().all(Option::is_some)
     }
 
@@ -419,8 +419,15 @@ fn check_row(row: &GameRow) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// With more than two players: a seat that failed ranks below every seat still in; a failure's
-/// column holds a failure; a game no one failed in ended by its rules.
+/// With more than two players: a failure's column holds a failure; a game no one failed in
+/// ended by its rules; and a failed seat is not alone in first place unless every seat failed.
+///
+/// A seat that fails is out at that turn (docs/design.md, Games of more than two players): below
+/// every seat still in, above every seat already out, tied with the seats out in the same turn.
+/// So a failed seat may rank above a seat that did not fail (one out by the rules before it), and
+/// failed seats may share first place (the last ones in, out in the same turn). What no game can
+/// do is place a failed seat alone first while a seat played on: when it failed, another was
+/// still in (else the game was over), and that one finished beside it or ahead.
 fn check_places(row: &GameRow) -> std::result::Result<(), String> {
     if let Some((i, r)) = row
         .faults
@@ -439,19 +446,15 @@ fn check_places(row: &GameRow) -> std::result::Result<(), String> {
             row.reason.as_str()
         ));
     }
-    let worst_in = Seat::all(row.players())
-        .filter(|s| row.faults[s.index()].is_none())
-        .map(|s| row.places.of(s))
-        .max();
-    let best_out = Seat::all(row.players())
-        .filter(|s| row.faults[s.index()].is_some())
-        .map(|s| (s, row.places.of(s)))
-        .min_by_key(|(_, p)| *p);
-    if let (Some(worst), Some((seat, place))) = (worst_in, best_out)
-        && place <= worst
+    if row.all_failed() {
+        return Ok(());
+    }
+    if let Some(seat) = row.places.winner()
+        && row.faults[seat.index()].is_some()
     {
         return Err(format!(
-            "seat {seat} failed but is placed {place}, not below every seat still in"
+            "seat {seat} failed but is alone in first place, while a seat that did not fail \
+             played on"
         ));
     }
     Ok(())
@@ -607,8 +610,8 @@ mod tests {
             ),
             (
                 ",2,1,4,2,,,timeout",
-                ",2,1,2,4,,,timeout",
-                "seat 2 failed but is placed 2",
+                ",2,3,1,3,,,timeout",
+                "seat 2 failed but is alone in first place",
             ),
             (
                 ",,timeout,,normal",
@@ -623,6 +626,31 @@ mod tests {
         }
         let e = read_n(4, &FOUR.replace("x/logs/game-00003", "/etc/shadow")).unwrap_err();
         assert!(e.contains("not logs/game-00003.jsonl"), "{e}");
+    }
+
+    /// A failure is an elimination at that turn: a failed seat above one put out before it by
+    /// the rules, tied with one out in the same turn, or failed seats sharing first place (the
+    /// last ones in), are what Tron writes, and read back (issue 42: they were refused).
+    #[test]
+    fn failed_seats_placed_where_they_went_out_are_read() {
+        for (from, to) in [
+            // Seat 2 failed after seat 3 was out: above it, tied with seat 0.
+            (",2,1,4,2,,,timeout", ",2,1,2,4,,,timeout"),
+            // Seat 2 failed after seats 0 and 3 were out, before seat 1.
+            (",2,1,4,2,,,timeout", ",3,1,2,4,,,timeout"),
+            // Seats 1 and 2, the last two in, failed in the same turn.
+            (",2,1,4,2,,,timeout,", ",3,1,1,4,,crash,timeout,"),
+            // Every seat failed, the last alone first.
+            (
+                ",2,1,4,2,,,timeout,,normal",
+                ",2,3,1,4,crash,crash,timeout,crash,timeout",
+            ),
+        ] {
+            let row = FOUR.replace(from, to);
+            assert_ne!(row, FOUR);
+            let read = read_n(4, &row).unwrap_or_else(|e| panic!("{row}: {e}"));
+            assert_eq!(read.len(), 1);
+        }
     }
 
     #[test]

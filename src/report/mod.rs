@@ -96,16 +96,13 @@ pub fn name_index(names: &[String]) -> BTreeMap<&str, usize> {
 }
 
 /// The two-player games that count for the ratings, as scores between indices of `index`; a
-/// game both seats lost tells nothing and is left out. (Games of more players are rated from
-/// their rankings, `ranked_games`; given one, this reads it as a game per pair of seats.)
+/// game every seat lost (both failed) tells nothing and is left out. (Games of more players are
+/// rated from their rankings, `ranked_games`; given one, this reads it as a game per pair of
+/// seats, by their places.)
 pub fn game_scores(index: &BTreeMap<&str, usize>, rows: &[GameRow]) -> Vec<GameScore> {
     let mut scores = Vec::new();
-    for row in rows.iter().filter(|r| r.counts()) {
+    for row in rows.iter().filter(|r| r.counts() && !r.all_failed()) {
         for (a, b) in row.pairs().filter(|(a, b)| a < b) {
-            // A pair both of which failed tells nothing about who is stronger.
-            if row.faults[a].is_some() && row.faults[b].is_some() {
-                continue;
-            }
             scores.push(GameScore {
                 a: index[row.seats[a].as_str()],
                 b: index[row.seats[b].as_str()],
@@ -141,7 +138,30 @@ struct Ratings {
 }
 
 impl Ratings {
+    /// The ratings of `names`, in that order. They depend on the records alone, not on the order
+    /// of `rows` nor of `names` (which differ between `arena run`, in the spec's order, and `arena
+    /// ratings`, in the order of the rows): the bots are numbered by name, for the ratings break
+    /// ties by number (Glicko-2's periods of a game's pairs, the order of Weng-Lin's games in a
+    /// round); every rating takes the games in an order of their own content (`crate::ratings`).
     fn of(names: &[String], rows: &[GameRow]) -> Ratings {
+        let mut by_name: Vec<String> = names.to_vec();
+        by_name.sort_unstable();
+        let sorted = Ratings::of_sorted(&by_name, rows);
+        // Back in the order of `names`.
+        let at: Vec<usize> = names
+            .iter()
+            .map(|n| by_name.binary_search(n).expect("a name of the list"))
+            .collect();
+        let pick = |v: &[(f64, f64)]| at.iter().map(|&i| v[i]).collect();
+        Ratings {
+            elo: at.iter().map(|&i| sorted.elo[i]).collect(),
+            glicko: pick(&sorted.glicko),
+            weng_lin: sorted.weng_lin.as_deref().map(pick),
+        }
+    }
+
+    /// [`Ratings::of`] for `names` sorted.
+    fn of_sorted(names: &[String], rows: &[GameRow]) -> Ratings {
         let index = name_index(names);
         let n = names.len();
         if rows.iter().all(|r| r.players() == 2) {
@@ -234,9 +254,12 @@ pub fn standings(names: &[String], rows: &[GameRow], players: usize) -> Vec<Stan
             t.marked = if ahead[i] { "perfect" } else { "zero" }.into();
         }
     }
+    // By Elo as standings.csv writes it (to 0.1): two bots level there are level, whatever the
+    // last bits of the fit (which the bots' numbering may move), and go by score, then name.
+    let shown = |t: &Standing| round1(t.elo);
     table.sort_by(|a, b| {
-        b.elo
-            .total_cmp(&a.elo)
+        shown(b)
+            .total_cmp(&shown(a))
             .then(b.score.total_cmp(&a.score))
             .then(a.bot.cmp(&b.bot))
     });
