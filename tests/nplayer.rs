@@ -22,12 +22,21 @@ fn tron_bot(args: &str) -> String {
 }
 
 /// `arena match BOTS... --game tron --json` into `out`, with `extra` options; every game's
-/// record (the JSON lines), arena's stderr and its exit code.
+/// record (the JSON lines), arena's stderr and its exit code. A Python bot's start may take
+/// more than Tron's 1 s on a loaded machine: the first move gets 30.
 fn tron_match(bots: &[String], out: &Path, extra: &[&str]) -> (Vec<Value>, String, Option<i32>) {
     let output = arena()
         .arg("match")
         .args(bots)
-        .args(["--game", "tron", "--json", "--timeout", "1"])
+        .args([
+            "--game",
+            "tron",
+            "--json",
+            "--timeout",
+            "1",
+            "--startup-timeout",
+            "30",
+        ])
         .args(extra)
         .arg("--out")
         .arg(out)
