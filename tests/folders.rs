@@ -23,9 +23,18 @@ fn ends(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
         .iter()
         .map(|a| a.as_ref().to_string_lossy().into_owned())
         .collect();
-    cmd.timeout(HANG)
+    let out = cmd
+        .timeout(HANG)
         .output()
-        .unwrap_or_else(|e| panic!("arena {} did not end: {e}", shown.join(" ")))
+        .unwrap_or_else(|e| panic!("arena {}: {e}", shown.join(" ")));
+    // Killed at the timeout: it hung.
+    assert!(
+        out.status.code().is_some(),
+        "arena {} did not end within {HANG:?}: {}",
+        shown.join(" "),
+        stderr(&out)
+    );
+    out
 }
 
 fn stderr(out: &Output) -> String {
@@ -451,13 +460,7 @@ fn shards_merge_only_with_their_own_run_and_only_whole() {
         .success();
     assert!(merged.join("merged.json").is_file());
     // A shard's folder is resumed by the same shard alone (an old one's takes this run's).
-    arena()
-        .arg("run")
-        .arg(&roshambo)
-        .args(["--shard", "1/3", "--out"])
-        .arg(d.join("s1"))
-        .assert()
-        .success();
+    run(&roshambo, &d.join("s1"), Some("1/3"));
     arena()
         .arg("run")
         .arg(&roshambo)
