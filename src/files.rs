@@ -253,4 +253,51 @@ mod tests {
         let e = open(options().append(true), &kept).unwrap_err();
         assert!(e.to_string().starts_with("it is a symbolic link"), "{e}");
     }
+
+    #[test]
+    fn a_file_beyond_its_bound_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        std::fs::write(&path, "0123456789").unwrap();
+        assert_eq!(read_folder_file(&path, 10).unwrap(), b"0123456789");
+        let e = read_folder_file(&path, 9).unwrap_err().to_string();
+        assert!(e.starts_with("larger than 0 MiB"), "{e}");
+        // Sparse: 3 GiB said, no disk used, nothing read.
+        File::create(&path).unwrap().set_len(3 << 30).unwrap();
+        let e = read_folder_file(&path, MOST_GAMES_CSV).unwrap_err().to_string();
+        assert!(e.starts_with("larger than 512 MiB"), "{e}");
+        let e = read_named_file(&path, MOST_GAMES_CSV).unwrap_err().to_string();
+        assert!(e.starts_with("larger than 512 MiB"), "{e}");
+        let fifo = dir.path().join("run.json");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        for e in [
+            read_folder_file(&fifo, MOST_RECORD).unwrap_err(),
+            read_named_file(&fifo, MOST_RECORD).unwrap_err(),
+            open(options().append(true), &fifo).unwrap_err(),
+        ] {
+            assert!(e.to_string().starts_with("not a regular file"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_shard_path_is_followed_only_where_it_holds_no_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path();
+        for folder in ["merged", "shards/1", "private"] {
+            std::fs::create_dir_all(base.join(folder)).unwrap();
+        }
+        std::os::unix::fs::symlink("../private", base.join("shards/2")).unwrap();
+        let merged = base.join("merged");
+        assert!(no_link_below(&merged, Path::new("../shards/1")).is_ok());
+        assert!(no_link_below(&merged, Path::new("./../shards/../shards/1")).is_ok());
+        let e = no_link_below(&merged, Path::new("../shards/2")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "2 is a symbolic link, which arena never follows in a results folder"
+        );
+        let e = no_link_below(&merged, &base.join("private")).unwrap_err();
+        assert!(e.to_string().starts_with("an absolute path"), "{e}");
+        let e = no_link_below(&merged, Path::new("../shards/3")).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+    }
 }
