@@ -65,6 +65,10 @@ pub enum Command {
         /// make it that run's results folder (games.csv, grades.csv, report.html).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Shards of a run with some not given: write only standings.csv and crosstable.csv
+        /// into --out (without it, merging an incomplete set of shards is refused).
+        #[arg(long)]
+        partial: bool,
     },
     /// Write a results folder's report.html again, from its games.csv and game logs.
     Report {

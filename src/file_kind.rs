@@ -47,10 +47,19 @@ pub fn refused(path: &Path, kind: Kind, wanted: &str, takes: &str) -> String {
 /// A spec or a log's header is far shorter; a file is not read whole to be named.
 const LOOKED_AT: u64 = 1 << 20;
 
-/// The kind of the file at `path`, from its first MiB; `Other` if it cannot be read.
+/// The kind of the file at `path`, from its first MiB; `Other` if it cannot be read, or is not a
+/// regular file (a FIFO is not waited on).
 pub fn of_file(path: &Path) -> Kind {
+    use std::os::unix::fs::OpenOptionsExt;
     let mut start = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(LOOKED_AT).read_to_end(&mut start));
+    let read = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .and_then(|f| match f.metadata()?.is_file() {
+            true => f.take(LOOKED_AT).read_to_end(&mut start),
+            false => Err(std::io::Error::other("not a regular file")),
+        });
     match read {
         Ok(_) => of_text(&String::from_utf8_lossy(&start)),
         Err(_) => Kind::Other,

@@ -38,7 +38,11 @@ fn main() {
             };
             block_on_own_signals(commands::run::run(&spec, opts))
         }
-        Command::Ratings { games, out } => commands::ratings::run(&games, out.as_deref()),
+        Command::Ratings {
+            games,
+            out,
+            partial,
+        } => commands::ratings::run(&games, out.as_deref(), partial),
         Command::Report { dir, title } => commands::report::run(&dir, title),
         Command::Perft {
             game,

@@ -527,9 +527,10 @@ fn last_lines(log_path: &Path, seat: Seat) -> Exchanged {
         received: None,
         count: 0,
     };
-    let Ok(log) = std::fs::read_to_string(log_path) else {
+    let Ok(log) = crate::files::read_log_file(log_path) else {
         return found;
     };
+    let log = String::from_utf8_lossy(&log);
     // The log holds seats as numbers.
     let seat = seat.index();
     for entry in log
@@ -551,7 +552,7 @@ fn last_lines(log_path: &Path, seat: Seat) -> Exchanged {
 
 /// The last lines of a stderr capture, blank ones left out.
 fn tail(path: &Path) -> Vec<String> {
-    let Ok(bytes) = std::fs::read(path) else {
+    let Ok(bytes) = crate::files::read_log_file(path) else {
         return Vec::new();
     };
     let text = String::from_utf8_lossy(&bytes);

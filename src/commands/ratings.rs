@@ -15,16 +15,16 @@ use merge::Input;
 mod merge;
 
 /// `arena ratings GAMES.csv...`: the standings over every record, as `arena run` computes them.
-pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
+/// Shards must be of one run; with `out`, all of them, unless `partial` (then only the
+/// standings and crosstable are written, as for a ladder).
+pub fn run(files: &[PathBuf], out: Option<&Path>, partial: bool) -> Result<()> {
     let mut inputs = Vec::new();
-    // Shards and ladders merge; the same file given twice would count its games twice.
-    let mut seen: BTreeMap<(u64, u64, Vec<String>), &Path> = BTreeMap::new();
     // Files of one number of players: a game of four and a game of two are not the same game
     // (their points and ratings mean other things), and a table of both would mix them.
     let mut players: Option<(usize, &Path)> = None;
     for f in files {
-        let rows_of = read_games(f).map_err(|e| other_kind(f, e))?;
-        if let Some(n) = rows_of.first().map(|r| r.players()) {
+        let rows = read_games(f).map_err(|e| other_kind(f, e))?;
+        if let Some(n) = rows.first().map(|r| r.players()) {
             match players {
                 Some((m, first)) if m != n => {
                     return Err(Error::Usage(format!(
@@ -38,21 +38,50 @@ pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
                 _ => {}
             }
         }
-        for row in &rows_of {
+        inputs.push(Input {
+            file: f.clone(),
+            rows,
+        });
+    }
+    // Shards of other runs, or of another split, are told as such before their games.
+    let missing = merge::missing_shards(&inputs)?;
+    // Shards and ladders merge; the same file given twice would count its games twice.
+    let mut seen: BTreeMap<(u64, u64, Vec<String>), &Path> = BTreeMap::new();
+    for input in &inputs {
+        for row in &input.rows {
             let key = (row.id, row.seed, row.seats.clone());
-            if let Some(first) = seen.insert(key, f.as_path()) {
+            if let Some(first) = seen.insert(key, input.file.as_path()) {
                 return Err(Error::Usage(format!(
                     "{}: game {} is also in {}: the same game would count twice",
-                    f.display(),
+                    input.file.display(),
                     row.id,
                     first.display()
                 )));
             }
         }
-        inputs.push(Input {
-            file: f.clone(),
-            rows: rows_of,
-        });
+    }
+    let whole = missing.is_empty();
+    if !whole {
+        let missing: Vec<String> = missing.iter().map(|s| s.to_string()).collect();
+        let said = format!(
+            "shard{} {} of the run {} not given: every bot is rated on part of its games",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", "),
+            if missing.len() == 1 { "is" } else { "are" },
+        );
+        match (out, partial) {
+            (Some(_), false) => {
+                return Err(Error::Usage(format!(
+                    "{said}; give every shard, or --partial to write only the standings and \
+                     crosstable"
+                )));
+            }
+            (Some(dir), true) => crate::out::warn(&format!(
+                "arena: {said}: only the standings and crosstable are written to {}",
+                dir.display()
+            )),
+            (None, _) => crate::out::warn(&format!("arena: {said}")),
+        }
     }
     let rows: Vec<GameRow> = inputs.iter().flat_map(|i| i.rows.iter().cloned()).collect();
     let names = bot_names(&[], &rows);
@@ -61,7 +90,9 @@ pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
         std::fs::create_dir_all(dir).map_err(Error::io(format!("creating {}", dir.display())))?;
         write_atomic(&dir.join("standings.csv"), &standings_csv(&table))?;
         write_atomic(&dir.join("crosstable.csv"), &crosstable_csv(&names, &rows))?;
-        merge::write(dir, &inputs)?;
+        if whole {
+            merge::write(dir, &inputs)?;
+        }
     }
     eprintln!("arena: {} games from {} file(s)", rows.len(), files.len());
     crate::out::text(&standings_text(&table));
@@ -72,13 +103,16 @@ pub fn run(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
 /// line's fault.
 fn other_kind(path: &Path, e: Error) -> Error {
     use crate::file_kind::{self, Kind};
-    match (e, file_kind::of_file(path)) {
-        (Error::Corrupt(_), kind) if kind != Kind::GamesCsv => Error::Usage(file_kind::refused(
-            path,
-            kind,
-            "an arena games.csv",
-            "ratings takes the games.csv of a results folder",
-        )),
-        (e, _) => e,
+    match e {
+        Error::Corrupt(_) => match file_kind::of_file(path) {
+            Kind::GamesCsv => e,
+            kind => Error::Usage(file_kind::refused(
+                path,
+                kind,
+                "an arena games.csv",
+                "ratings takes the games.csv of a results folder",
+            )),
+        },
+        e => e,
     }
 }

@@ -196,7 +196,8 @@ async fn hear_again(
 /// The text of the log at `path`. Another kind of file is refused in words that say what it is,
 /// before a parser's words about its first line.
 fn read_log(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    let bytes = crate::files::read_named_file(path, crate::files::MOST_LOG)
+        .map_err(Error::io(format!("reading {}", path.display())))?;
     let text = String::from_utf8(bytes).unwrap_or_default();
     match crate::file_kind::of_text(&text) {
         Kind::GameLog => Ok(text),

@@ -217,7 +217,8 @@ pub fn games_csv(players: usize, rows: &[GameRow]) -> Vec<u8> {
 /// seats, a game recorded twice, a log outside the folder's `logs`), is an error naming the file
 /// and line: the tables and ratings built on it would be wrong, or would not be built at all.
 pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
-    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    let bytes = crate::files::read_named_file(path, crate::files::MOST_GAMES_CSV)
+        .map_err(Error::io(format!("reading {}", path.display())))?;
     games_from(path, bytes)
 }
 
@@ -225,7 +226,7 @@ pub fn read_games(path: &Path) -> Result<Vec<GameRow>> {
 /// `games.csv -> /elsewhere/games.csv` would put another folder's games in its report.
 pub fn read_folder_games(dir: &Path) -> Result<Vec<GameRow>> {
     let path = dir.join("games.csv");
-    let bytes = crate::files::read_folder_file(&path)
+    let bytes = crate::files::read_folder_file(&path, crate::files::MOST_GAMES_CSV)
         .map_err(Error::io(format!("reading {}", path.display())))?;
     games_from(&path, bytes)
 }

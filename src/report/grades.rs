@@ -42,7 +42,7 @@ impl Lineup {
     /// The lineup of a results folder's `run.json`, read never through a link; none when it is
     /// missing or unreadable (a folder from before records were kept).
     pub fn of_run(dir: &Path) -> Option<Lineup> {
-        let bytes = crate::files::read_folder_file(&dir.join("run.json")).ok()?;
+        let bytes = crate::files::read_folder_file(&dir.join("run.json"), crate::files::MOST_RECORD).ok()?;
         serde_json::from_slice(&bytes).ok()
     }
 

@@ -375,13 +375,18 @@ pub fn write_folder(dir: &Path, title: Option<String>) -> Result<(PathBuf, usize
             games.display()
         )));
     };
-    // The folder's own log, or a shard's.
+    // The folder's own log, or a shard's; one that cannot be read (a link, cut short) is shown
+    // as a game the viewer cannot draw, as any other is, and the next one names the game.
     let logs = super::logs::Logs::of(dir, &rows)?;
-    let log = rows
-        .iter()
-        .find_map(|r| logs.file(r).ok())
-        .map_or_else(|| logs.file(first).map_err(Error::Corrupt), Ok)?;
-    let header = crate::referee::log::read_header(&log)?;
+    let header = |row: &GameRow| {
+        logs.file(row)
+            .map_err(Error::Corrupt)
+            .and_then(|log| crate::referee::log::read_header(&log))
+    };
+    let header = match rows.iter().find_map(|r| header(r).ok()) {
+        Some(h) => h,
+        None => header(first)?,
+    };
     let game = crate::games::find_game(&header.game).map_err(Error::Usage)?;
     let names = super::bot_names(&[], &rows);
     let page = write(

@@ -31,7 +31,7 @@ impl Merged {
     /// The folder's `merged.json`, read never through a link; none in a run's own folder.
     pub fn read(dir: &Path) -> Result<Option<Merged>> {
         let path = dir.join(MERGED);
-        match crate::files::read_folder_file(&path) {
+        match crate::files::read_folder_file(&path, crate::files::MOST_RECORD) {
             Ok(bytes) => serde_json::from_slice(&bytes)
                 .map(Some)
                 .map_err(|e| Error::Corrupt(format!("{}: {e}", path.display()))),
@@ -114,8 +114,9 @@ fn shard_of(log: &str) -> &Path {
         .unwrap_or(Path::new(""))
 }
 
-/// Each row's log in a merged folder, read only when its shard is listed in `merged.json` and
-/// its shard's own `games.csv` records the same game (id, seed and bots).
+/// Each row's log in a merged folder, read only when its shard is listed in `merged.json`, its
+/// path from the merged folder holds no link (`files::no_link_below`), and its own `games.csv`
+/// records the same game (id, seed and bots).
 fn vouched(
     dir: &Path,
     merged: &Merged,
@@ -125,7 +126,11 @@ fn vouched(
     let mut read: BTreeMap<&Path, std::result::Result<Vec<GameRow>, String>> = BTreeMap::new();
     for shard in rows.iter().map(|r| shard_of(&r.log)) {
         if listed.contains(shard) && !read.contains_key(shard) {
-            let games = super::read_folder_games(&dir.join(shard)).map_err(|e| e.to_string());
+            // Followed only where it holds no link (`evil -> ../private` would put another
+            // folder's logs and stderr in the page), and never from an absolute path.
+            let games = crate::files::no_link_below(dir, shard)
+                .map_err(|e| format!("the shard {} in {}: {e}", shard.display(), dir.join(MERGED).display()))
+                .and_then(|_| super::read_folder_games(&dir.join(shard)).map_err(|e| e.to_string()));
             read.insert(shard, games);
         }
     }

@@ -170,7 +170,8 @@ impl<T: Send + 'static> Journal<T> {
 /// not finished on disk, so it is cut off (a resume plays it again). A whole row that only lacks
 /// its newline (an edit by hand) stays, and gets its newline before more rows follow it.
 fn repair_torn_tail(path: &Path) -> Result<()> {
-    let bytes = std::fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    let bytes = crate::files::read_folder_file(path, crate::files::MOST_GAMES_CSV)
+        .map_err(Error::io(format!("reading {}", path.display())))?;
     if bytes.is_empty() || bytes.ends_with(b"\n") {
         return Ok(());
     }

@@ -24,7 +24,7 @@ use threads::GameThreads;
 mod disk;
 pub mod journal;
 mod lock;
-mod record;
+pub mod record;
 mod settings;
 pub mod stop;
 pub mod threads;
@@ -34,7 +34,7 @@ pub use lock::Lock;
 use stop::Stop;
 
 /// `--shard K/N`: this run plays the games whose id is K modulo N (ids count from 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Shard {
     pub index: u32,
     pub count: u32,
@@ -53,6 +53,12 @@ impl std::str::FromStr for Shard {
             return Err(bad());
         }
         Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
     }
 }
 
@@ -396,7 +402,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     let _lock = Lock::acquire(&dir)?;
     check_dirs_apart(&spec, &dir)?;
     let mut results = Results::open(&dir, &spec)?;
-    let mut record = record::Record::open(&dir, &spec, &results.rows)?;
+    let mut record = record::Record::open(&dir, &spec, &results.rows, opts.shard)?;
     let jobs = opts
         .jobs
         .or(spec.jobs)

@@ -16,6 +16,7 @@ use crate::report::{self, GameRow};
 use crate::schedule::{Balance, Fixed, Planned, Shape};
 use crate::spec::{Format, Spec};
 
+use super::Shard;
 use super::settings::{self, Settings};
 
 pub const FILE: &str = "run.json";
@@ -147,6 +148,11 @@ pub struct Record {
     /// from records written before they were kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<Settings>,
+    /// The slice of the run's games this folder holds (`--shard K/N`): a merge of shards
+    /// (`arena ratings --out`) checks that it has all N, of one run. Absent for a whole run,
+    /// and in records from before shards were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 fn two() -> usize {
@@ -235,15 +241,44 @@ impl Record {
             openings: Openings::of(spec),
             referee: spec.referee.as_ref().map(|r| r.bot.label.clone()),
             settings: Some(settings::of(spec)),
+            shard: None,
         }
+    }
+
+    /// The record of the results folder `dir`, as it is, if it has one: for a merge of its
+    /// games with other folders'.
+    pub fn read(dir: &Path) -> Result<Option<Record>> {
+        let path = dir.join(FILE);
+        match crate::files::read_folder_file(&path, crate::files::MOST_RECORD) {
+            Ok(bytes) => serde_json::from_slice::<Record>(&bytes)
+                .map(Some)
+                .map_err(|e| Error::Corrupt(format!("{}: {e}", path.display()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io(format!("reading {}", path.display()))(e)),
+        }
+    }
+
+    /// How the run of `other` differs from this one's, as (key, here, there): what must be the
+    /// same for their games to be one tournament's (as a resume checks), the shard aside.
+    pub fn differs(&self, other: &Record) -> Vec<(String, String, String)> {
+        self.changes(other, self.ladder && self.format != Format::Swiss.as_str())
     }
 
     /// The folder's record, checked against the spec; a folder without one (new, or played
     /// before records were kept) gets it now, before any game is played into it.
-    pub fn open(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Result<Record> {
+    /// `shard`: the slice this run plays, recorded; a folder of another slice is refused.
+    pub fn open(
+        dir: &Path,
+        spec: &Spec,
+        rows: &[GameRow],
+        shard: Option<Shard>,
+    ) -> Result<Record> {
         let path = dir.join(FILE);
-        let mine = Record::of(spec);
-        let mut record = match crate::files::read_folder_file(&path) {
+        let mine = Record {
+            shard,
+            ..Record::of(spec)
+        };
+        let mut record = match crate::files::read_folder_file(&path, crate::files::MOST_RECORD) {
             Ok(bytes) => serde_json::from_slice::<Record>(&bytes)
                 .map_err(|e| e.to_string())
                 .and_then(|r| r.check().map(|_| r))
@@ -272,9 +307,18 @@ impl Record {
             record.settings = Some(known);
         }
         refuse(dir, record.changes(&now, bots_may_change(spec)))?;
-        if unkept || record.bots != mine.bots {
+        // A record from before shards were recorded takes this run's.
+        if let Some(was) = record.shard.filter(|&was| Some(was) != shard) {
+            let now = shard.map_or("the whole run".into(), |s| format!("--shard {s}"));
+            return Err(Error::Conflict(format!(
+                "{} holds shard {was} of its run; this run is {now}: use another --out",
+                dir.display()
+            )));
+        }
+        if unkept || record.bots != mine.bots || record.shard != shard {
             record.bots = mine.bots;
             record.settings = mine.settings;
+            record.shard = shard;
             record.save(dir)?;
         }
         Ok(record)
@@ -593,6 +637,7 @@ mod tests {
             openings: None,
             referee: None,
             settings: None,
+            shard: None,
         }
     }
 

@@ -10,6 +10,8 @@ use crate::error::{Error, Result};
 use crate::report::grades::{Lineup, grades, grades_csv};
 use crate::report::logs::{Logs, Merged, lineup, relative};
 use crate::report::{GameRow, games_csv, write_atomic};
+use crate::tournament::Shard;
+use crate::tournament::record::Record;
 
 /// One `games.csv` given, and its games.
 pub struct Input {
@@ -133,4 +135,84 @@ fn run_of(inputs: &[Input]) -> Option<Lineup> {
             None
         }
     }
+}
+
+/// The shards among `inputs`, checked. When one is a shard (its folder's `run.json` says which:
+/// `--shard K/N`), every one must be a shard of the same run: the same spec (game, parameters,
+/// seed, format, settings, bots and their commands, as a resume compares them:
+/// `Record::differs`), split the same way, each slice once. Returns the slices not given, in
+/// order; none when the set is whole or no input is a shard (ladders, runs from before shards
+/// were recorded: anything may be rated together).
+pub fn missing_shards(inputs: &[Input]) -> Result<Vec<Shard>> {
+    let records: Vec<Option<Record>> = inputs
+        .iter()
+        .map(|i| Record::read(i.folder()))
+        .collect::<Result<_>>()?;
+    let Some((first, record, shard)) = inputs
+        .iter()
+        .zip(&records)
+        .find_map(|(i, r)| Some((i, r.as_ref()?, r.as_ref()?.shard?)))
+    else {
+        return Ok(Vec::new());
+    };
+    let not_one_run = |input: &Input, why: String| {
+        Err(Error::Usage(format!(
+            "{} is not a shard of the run of {} (shard {shard}): {why}; merge the shards of \
+             one run",
+            input.file.display(),
+            first.file.display()
+        )))
+    };
+    let mut given = std::collections::BTreeMap::new();
+    for (input, other) in inputs.iter().zip(&records) {
+        let Some(other) = other else {
+            return not_one_run(input, format!("{} has no run.json", input.folder().display()));
+        };
+        let Some(theirs) = other.shard else {
+            return not_one_run(
+                input,
+                "its run.json records a whole run (or a shard from before arena recorded \
+                 shards)"
+                    .into(),
+            );
+        };
+        let changed = record.differs(other);
+        if !changed.is_empty() {
+            let said = |pick: fn(&(String, String, String)) -> &String| {
+                let all: Vec<String> = changed
+                    .iter()
+                    .map(|c| format!("{} = {}", c.0, pick(c)))
+                    .collect();
+                all.join(", ")
+            };
+            return not_one_run(
+                input,
+                format!(
+                    "it was played with {}, and the other with {}",
+                    said(|c| &c.2),
+                    said(|c| &c.1)
+                ),
+            );
+        }
+        if theirs.count != shard.count {
+            return not_one_run(
+                input,
+                format!("it is shard {theirs}, of another split of the games"),
+            );
+        }
+        if let Some(twice) = given.insert(theirs.index, input) {
+            return Err(Error::Usage(format!(
+                "{} and {} are both shard {theirs}: each shard is given once",
+                twice.file.display(),
+                input.file.display()
+            )));
+        }
+    }
+    Ok((1..=shard.count)
+        .filter(|k| !given.contains_key(k))
+        .map(|index| Shard {
+            index,
+            count: shard.count,
+        })
+        .collect())
 }
