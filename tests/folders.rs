@@ -473,3 +473,35 @@ fn shards_merge_only_with_their_own_run_and_only_whole() {
             d.join("s1").display()
         )));
 }
+
+/// `arena ratings FILE --out DIR` where FILE is no results folder's own games.csv (a copy under
+/// another name, or a games.csv moved away from its logs): the standings and crosstable are
+/// written, the reason said, and the command succeeds; no merged folder leads to logs that are
+/// not there.
+#[test]
+fn ratings_out_of_a_games_csv_away_from_its_logs_writes_the_tables_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec(dir.path(), "t.toml", "roshambo", 1);
+    run(&spec, &dir.path().join("run"), None);
+    let games = dir.path().join("run/games.csv");
+    std::fs::create_dir(dir.path().join("moved")).unwrap();
+    for (copy, says) in [
+        ("copy.csv", "is not named games.csv"),
+        ("moved/games.csv", "are not beside it"),
+    ] {
+        let file = dir.path().join(copy);
+        std::fs::copy(&games, &file).unwrap();
+        let out = dir.path().join(format!("out-{}", copy.replace('/', "-")));
+        let done = ends(&[&"ratings", &file, &"--out", &out]);
+        let said = stderr(&done);
+        assert_eq!(done.status.code(), Some(0), "{copy}: {said}");
+        assert!(said.contains(says), "{copy}: {said}");
+        assert!(said.contains("only the standings and crosstable"), "{said}");
+        for written in ["standings.csv", "crosstable.csv"] {
+            assert!(out.join(written).is_file(), "{copy}: {written}");
+        }
+        for not in ["games.csv", "merged.json", "report.html"] {
+            assert!(!out.join(not).exists(), "{copy}: {not} written");
+        }
+    }
+}

@@ -78,13 +78,37 @@ pub fn write(dir: &Path, inputs: &[Input]) -> Result<()> {
     }
 }
 
+/// Why `input` is not a results folder's own `games.csv`, whose logs are beside it in `logs/`.
+fn not_a_folders(input: &Input) -> Result<Option<String>> {
+    let logs_dir = input.folder().join("logs");
+    if input.file.file_name() != Some("games.csv".as_ref()) {
+        return Ok(Some(format!(
+            "{} is not named games.csv, so it is no results folder's own (a merged report \
+             reads each shard's folder)",
+            input.file.display()
+        )));
+    }
+    let logs = Logs::of(input.folder(), &input.rows)?;
+    let found = |row: &GameRow| logs.file(row).is_ok_and(|f| f.is_file());
+    if !input.rows.is_empty() && !input.rows.iter().any(found) {
+        return Ok(Some(format!(
+            "the logs of {} are not beside it (none in {})",
+            input.file.display(),
+            logs_dir.display()
+        )));
+    }
+    Ok(None)
+}
+
 fn canonical(dir: &Path) -> Result<PathBuf> {
     std::fs::canonicalize(dir).map_err(Error::io(format!("resolving {}", dir.display())))
 }
 
 /// Why the inputs' games cannot be written as one run's into the folder `here`: it is a run's
-/// own (its `run.json` and `logs` are not to be mixed with others'), or an input's; or a game id
-/// is in two files (ladders, or runs of other specs).
+/// own (its `run.json` and `logs` are not to be mixed with others'), or an input's; an input is
+/// not a results folder's `games.csv` with its logs beside it (a copy elsewhere: the merged
+/// report leads to the shards' folders); or a game id is in two files (ladders, or runs of other
+/// specs).
 fn not_one_run(here: &Path, inputs: &[Input]) -> Result<Option<String>> {
     if here.join("run.json").exists() {
         return Ok(Some(format!("{} is a run's folder", here.display())));
@@ -93,6 +117,9 @@ fn not_one_run(here: &Path, inputs: &[Input]) -> Result<Option<String>> {
     for input in inputs {
         if canonical(input.folder())? == here {
             return Ok(Some(format!("{} is in the folder", input.file.display())));
+        }
+        if let Some(why) = not_a_folders(input)? {
+            return Ok(Some(why));
         }
         for row in &input.rows {
             if let Some(first) = seen.insert(row.id, &input.file) {
