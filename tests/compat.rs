@@ -1,6 +1,7 @@
 //! Folders and logs written by arena before games of more than two players (fixtures made by
 //! that arena, tests/fixtures/two-player/): every log replays to the same result, `arena
-//! ratings` rebuilds the same standings byte for byte, and `arena report` draws them.
+//! ratings` rebuilds the same standings byte for byte, and `arena report` draws them. And a
+//! Tron ladder written before issue 42 (tests/fixtures/nplayer/) takes its next night.
 
 mod common;
 
@@ -93,4 +94,59 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
+}
+
+/// A Tron ladder of four written by the arena before issue 42 (tests/fixtures/nplayer/
+/// tron-ladder, from tron-ladder.toml, by the arena of commit 25e3cd2): its game 1 places the
+/// seat that crashed (second) above one out before it by the rules, as the game rightly did, and
+/// that arena's own reader refused the file, so the ladder could take no second night. Its logs
+/// replay, it rates and reports, and it takes its next night, its first four rows kept.
+#[test]
+fn an_old_tron_ladder_rates_reports_and_takes_its_next_night() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nplayer");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tron-ladder");
+    copy_dir(&fixture.join("tron-ladder"), &out);
+    let spec = dir.path().join("tron-ladder.toml");
+    std::fs::copy(fixture.join("tron-ladder.toml"), &spec).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/tron_bot.py"),
+        dir.path().join("tron_bot.py"),
+    )
+    .unwrap();
+    let before = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert!(
+        before.contains("\n1,1,r1,r2,fill,late,4,3,1,2,,,,crash,"),
+        "{before}"
+    );
+    for entry in std::fs::read_dir(out.join("logs")).unwrap() {
+        let log = entry.unwrap().path();
+        let said = arena().arg("replay").arg(&log).output().unwrap();
+        let text = String::from_utf8_lossy(&said.stderr);
+        assert!(said.status.success(), "{}: {text}", log.display());
+        assert!(text.contains("replay: the result agrees"), "{text}");
+    }
+    arena()
+        .arg("ratings")
+        .arg(out.join("games.csv"))
+        .assert()
+        .success();
+    arena().arg("report").arg(&out).assert().success();
+    arena()
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let after = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert!(
+        after.starts_with(&before),
+        "the first night's rows are kept"
+    );
+    assert_eq!(
+        after.lines().count(),
+        9,
+        "a second night of 4 games: {after}"
+    );
 }
