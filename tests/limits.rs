@@ -269,6 +269,36 @@ fn a_bot_that_forks_past_its_limit_is_stopped_as_a_user() {
     assert!(processes_with(&format!("3601.{marker}")).is_empty());
 }
 
+/// The same bot, started in a user namespace it makes itself (`unshare -U -r`, root there):
+/// neither unsandboxed (where its own namespace has no uid to nest from) nor in the sandbox
+/// (where a nested namespace's processes still count in the one arena made) does that lift
+/// `processes`, as a user.
+#[test]
+fn a_bot_that_makes_a_user_namespace_of_its_own_is_still_held_as_a_user() {
+    let nobody = is_root();
+    for top in ["", "sandbox = true"] {
+        let dir = readable_tempdir();
+        let marker = format!("{}{}", std::process::id(), top.len());
+        let bot = readable_bot(dir.path(), "hostile/fork_many.py", &marker);
+        let bot = format!("/usr/bin/unshare -U -r {bot}");
+        let (stderr, results) = play_spec(nobody, dir.path(), &bot, "processes = 10", top);
+        for (i, r) in results.iter().enumerate() {
+            assert_eq!(r["faulted"], limited_seat(r), "{top}: {r}\n{stderr}");
+            let said = dir.path().join(format!(
+                "out/logs/game-{:05}.seat{}.stderr",
+                i + 1,
+                limited_seat(r)
+            ));
+            let said = std::fs::read_to_string(said).unwrap_or_default();
+            assert!(!said.contains("no process limit hit"), "{top}: {said}");
+        }
+        assert!(
+            processes_with(&format!("3601.{marker}")).is_empty(),
+            "{top}: its children outlived the game"
+        );
+    }
+}
+
 /// What the bot that parks memory said it parked, from its stderr in each game.
 fn parked(dir: &Path, results: &[Value]) -> Vec<String> {
     results
