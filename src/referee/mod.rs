@@ -22,6 +22,7 @@ pub mod judge;
 pub mod log;
 pub mod program;
 mod setup;
+pub mod times;
 
 pub use judge::{Judge, Verdict};
 use log::{GameLog, Header, PlayerInfo, RefereeInfo, clock};
@@ -70,6 +71,9 @@ pub struct GameRecord {
     pub seed: u64,
     pub duration_ms: u64,
     pub log: String,
+    /// Each seat's answer times, in seat order (empty where nothing was timed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub times: Vec<times::AnswerTimes>,
 }
 
 impl GameRecord {
@@ -644,6 +648,7 @@ impl<'a> Table<'a> {
             seed: setup.seed,
             duration_ms: started.elapsed().as_millis() as u64,
             log: setup.log_path.display().to_string(),
+            times: Vec::new(),
         };
         let result = serde_json::to_value(&record).expect("a record serialises");
         Ok(Played {
