@@ -102,6 +102,12 @@ pub enum Command {
         #[arg(long, value_name = "CMD")]
         referee: Option<String>,
     },
+    /// What an SDK referee runs for a seat: relays its pipes to the arena that started it.
+    #[command(name = "sdk-relay", hide = true)]
+    SdkRelay {
+        /// The socket of the seat, in the game's relay folder.
+        socket: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -260,6 +266,10 @@ pub struct MatchArgs {
     /// one more is the referee's failure (default: 10000).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub referee_max_turns: Option<i64>,
+    /// The referee's protocol: `old` (cg-brutaltester's `###Start`, the default) or `sdk` (a
+    /// CodinGame game-engine SDK referee's command line, which starts its players itself).
+    #[arg(long, value_name = "PROTOCOL", value_parser = ["old", "sdk"])]
+    pub referee_protocol: Option<String>,
     /// A game parameter, as key=value (repeatable).
     #[arg(short = 'a', long = "arg", value_name = "KEY=VAL")]
     pub args: Vec<String>,
@@ -296,6 +306,7 @@ impl MatchArgs {
             timeout: self.referee_timeout,
             startup_timeout: self.referee_startup_timeout,
             max_turns: self.referee_max_turns,
+            protocol: self.referee_protocol.clone(),
         };
         MatchOptions::resolve(
             self.game.as_deref(),

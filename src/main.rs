@@ -9,6 +9,10 @@ mod cli;
 
 fn main() {
     let cli = Cli::parse();
+    if let Command::SdkRelay { socket } = &cli.command {
+        // Started by a referee for each game's every seat: nothing of arena's own set-up.
+        std::process::exit(arena::referee::sdk::relay::run(socket));
+    }
     harden();
     arena::bot::reaper::become_subreaper();
     arena::bot::remove_stale_scratch();
@@ -59,6 +63,7 @@ fn main() {
             spectate.as_deref(),
             referee.as_deref(),
         )),
+        Command::SdkRelay { .. } => unreachable!("relays return above"),
     };
     arena::bot::remove_scratch();
     if let Err(e) = result {

@@ -613,6 +613,16 @@ pub fn move_time(secs: f64) -> Result<std::time::Duration, String> {
     }
 }
 
+/// Seconds an SDK referee gives a move, as arena is told them: the SDK keeps that deadline
+/// itself (50 ms by default), arena only times the answers against it.
+pub fn sdk_move_time(secs: f64) -> Result<std::time::Duration, String> {
+    if secs.is_finite() && (0.001..=600.0).contains(&secs) {
+        Ok(std::time::Duration::from_secs_f64(secs))
+    } else {
+        Err(format!("must be from 0.001 to 600 seconds, got {secs}"))
+    }
+}
+
 /// Mix a seed with a stream number so that related generators (the dice, each seat's built-in bot,
 /// each game of a match) are independent yet reproducible. SplitMix64's finaliser.
 pub fn derive_seed(seed: u64, stream: u64) -> u64 {

@@ -21,6 +21,7 @@ use crate::games::{
 pub mod judge;
 pub mod log;
 pub mod program;
+pub mod sdk;
 mod setup;
 pub mod times;
 
@@ -349,6 +350,9 @@ impl Played {
 /// Play one game to its end; the caller makes the log durable (`Played::durable`), so that a
 /// tournament can start the next game while the disk catches up.
 pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
+    if sdk::is_sdk(&setup) {
+        return sdk::play_unsynced(setup).await;
+    }
     let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
     let seating = Seating {
         names: names.clone(),

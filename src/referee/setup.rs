@@ -51,6 +51,8 @@ pub struct RefereeArgs {
     pub timeout: Option<f64>,
     pub startup_timeout: Option<f64>,
     pub max_turns: Option<i64>,
+    /// `--referee-protocol`: the `protocol` parameter.
+    pub protocol: Option<String>,
 }
 
 impl MatchOptions {
@@ -64,13 +66,15 @@ impl MatchOptions {
         startup_timeout: Option<f64>,
         referee: &RefereeArgs,
     ) -> std::result::Result<MatchOptions, String> {
+        let protocol = referee.protocol.clone();
         let referee = match &referee.command {
             None if referee.timeout.is_some()
                 || referee.startup_timeout.is_some()
-                || referee.max_turns.is_some() =>
+                || referee.max_turns.is_some()
+                || referee.protocol.is_some() =>
             {
-                return Err("--referee-timeout, --referee-startup-timeout and \
-                            --referee-max-turns need --referee"
+                return Err("--referee-timeout, --referee-startup-timeout, \
+                            --referee-max-turns and --referee-protocol need --referee"
                     .into());
             }
             None => None,
@@ -113,17 +117,29 @@ impl MatchOptions {
             (None, None) => return Err("give the game to play with --game GAME".into()),
         };
         let game = games::find_game(game)?;
+        let mut given = Params::parse_pairs(pairs)?;
+        if let Some(protocol) = &protocol {
+            if given.iter().any(|(k, _)| *k == "protocol") {
+                return Err("--referee-protocol is the protocol parameter: leave out -a protocol=".into());
+            }
+            given.push(("protocol", protocol));
+        }
         let params = game
-            .resolve_params(Params::parse_pairs(pairs)?)
+            .resolve_params(given)
             .map_err(|e| format!("{}: {e}", game.name))?;
-        let time = |what: &str, secs: Option<f64>, default: f64| {
-            games::move_time(secs.unwrap_or(default)).map_err(|e| format!("{what} {e}"))
+        let check = match crate::referee::sdk::is_sdk_game(game, &params) {
+            true => games::sdk_move_time,
+            false => games::move_time,
         };
+        let time = |what: &str, secs: Option<f64>, default: f64| {
+            check(secs.unwrap_or(default)).map_err(|e| format!("{what} {e}"))
+        };
+        let (move_time, first_time) = crate::referee::sdk::default_times(game, &params);
         Ok(MatchOptions {
             game,
+            timeout: time("--timeout", timeout, move_time)?,
+            startup_timeout: time("--startup-timeout", startup_timeout, first_time)?,
             params,
-            timeout: time("--timeout", timeout, game.timeout)?,
-            startup_timeout: time("--startup-timeout", startup_timeout, game.startup_timeout)?,
             referee,
         })
     }

@@ -190,6 +190,10 @@ struct RawReferee {
     timeout: Option<Spanned<f64>>,
     startup_timeout: Option<Spanned<f64>>,
     max_turns: Option<Spanned<i64>>,
+    /// `sdk` for a CodinGame game-engine SDK referee; the `protocol` parameter.
+    protocol: Option<Spanned<String>>,
+    /// How an SDK referee takes its seed; the `seed_form` parameter.
+    seed_form: Option<Spanned<String>>,
     /// Its own limits: the tournament's `[limits]` are the players' (a JVM referee needs far
     /// more address space than a bot should get).
     #[serde(default)]
@@ -258,10 +262,21 @@ fn seconds(
     default: f64,
     key: &str,
 ) -> Result<Duration> {
+    seconds_within(src, value, default, key, games::move_time)
+}
+
+/// The same, with the bounds `check` sets (an SDK referee's moves may be given less).
+fn seconds_within(
+    src: &Source,
+    value: &Option<Spanned<f64>>,
+    default: f64,
+    key: &str,
+    check: fn(f64) -> std::result::Result<Duration, String>,
+) -> Result<Duration> {
     let Some(v) = value else {
         return Ok(Duration::from_secs_f64(default));
     };
-    games::move_time(*v.get_ref()).map_err(|e| src.at(Some(v.span()), format!("{key} {e}")))
+    check(*v.get_ref()).map_err(|e| src.at(Some(v.span()), format!("{key} {e}")))
 }
 
 /// A parameter value from TOML as the `key=value` text games validate.
@@ -409,6 +424,22 @@ impl Spec {
                 .map_err(|e| src.at(Some(key.span()), format!("{}: {e}", game.name)))?;
             pairs.push((key.get_ref().clone(), text));
         }
+        // `[referee] protocol` and `seed_form` are its parameters, said where the referee is.
+        if let Some(r) = &raw.referee {
+            let r = r.get_ref();
+            for (key, value) in [("protocol", &r.protocol), ("seed_form", &r.seed_form)] {
+                let Some(value) = value else { continue };
+                if raw.params.keys().any(|k| k.get_ref() == key) {
+                    return Err(src.at(
+                        Some(value.span()),
+                        format!("{key} is said in [referee]: leave it out of [params]"),
+                    ));
+                }
+                Params::resolve(game.params, [(key, value.get_ref().as_str())])
+                    .map_err(|e| src.at(Some(value.span()), format!("referee {e}")))?;
+                pairs.push((key.to_string(), value.get_ref().clone()));
+            }
+        }
         let params = game
             .resolve_params(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|e| {
@@ -418,13 +449,14 @@ impl Spec {
                 )
             })?;
 
-        let timeout = seconds(&src, &raw.timeout, game.timeout, "timeout")?;
-        let startup_timeout = seconds(
-            &src,
-            &raw.startup_timeout,
-            game.startup_timeout,
-            "startup_timeout",
-        )?;
+        let (move_time, first_time) = crate::referee::sdk::default_times(game, &params);
+        let check = match crate::referee::sdk::is_sdk_game(game, &params) {
+            true => games::sdk_move_time,
+            false => games::move_time,
+        };
+        let timeout = seconds_within(&src, &raw.timeout, move_time, "timeout", check)?;
+        let startup_timeout =
+            seconds_within(&src, &raw.startup_timeout, first_time, "startup_timeout", check)?;
         if let Some(j) = &raw.jobs
             && !(1..=bounds::JOBS).contains(j.get_ref())
         {

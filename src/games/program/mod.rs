@@ -34,16 +34,39 @@ pub static INFO: GameInfo = GameInfo {
     players: 2..=crate::games::MAX_SEATS,
     summary: "any game, played by a referee program over cg-brutaltester's protocol",
     description: include_str!("description.md"),
-    params: &[ParamSpec {
-        name: "seed",
-        help: "`send` writes `###Seed N` before `###Start`; `omit` leaves it out, for referees \
-               that read no seed (cg-brutaltester sends one only with -s or -i)",
-        kind: ParamKind::Choice {
-            default: "send",
-            choices: &["send", "omit"],
-            before: "send",
+    params: &[
+        ParamSpec {
+            name: "protocol",
+            help: "`old`: cg-brutaltester's old mode (`###Start`), arena asks the referee; `sdk`: \
+                   a CodinGame game-engine SDK referee's command-line front end, which starts \
+                   its players itself (`-p1 CMD -p2 CMD`) and prints their scores: arena gives \
+                   it a seat relay per player (`[referee] protocol`, `--referee-protocol`)",
+            kind: ParamKind::Choice {
+                default: "old",
+                choices: &["old", "sdk"],
+                before: "old",
+            },
         },
-    }],
+        ParamSpec {
+            name: "seed",
+            help: "`send` gives the referee the game's seed (old mode: `###Seed N` before \
+                   `###Start`; SDK: the arguments of `seed_form`); `omit` gives none, for \
+                   referees that take no seed (cg-brutaltester sends one only with -s or -i)",
+            kind: ParamKind::Choice {
+                default: "send",
+                choices: &["send", "omit"],
+                before: "send",
+            },
+        },
+        ParamSpec {
+            name: "seed_form",
+            help: "SDK referees: the arguments that give the seed, `{seed}` standing for it \
+                   (cg-brutaltester's form by default; some front ends take `-seed {seed}`)",
+            kind: ParamKind::Text {
+                default: "-d seed={seed}",
+            },
+        },
+    ],
     builtins: &[],
     timeout: 1.0,
     startup_timeout: 10.0,

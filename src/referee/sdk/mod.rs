@@ -1,0 +1,897 @@
+//! Games refereed by a CodinGame game-engine SDK referee (cg-brutaltester's default mode): a
+//! program that starts its players itself, from `-p1 CMD -p2 CMD ...`, feeds and times them,
+//! and prints their scores when the game is over.
+//!
+//! arena gives the referee a seat relay for each player (`relay`), not the bot, so that the bots
+//! stay arena's: started, sandboxed, limited and ended by arena, their stderr captured whole.
+//! Each seat's bytes pass through this loop, which logs every input and answer, times each
+//! answer, and freezes every bot but the one the referee has just written to (the SDK asks one
+//! player at a time). The SDK keeps its own deadlines and decides the game; arena decides only
+//! what it saw itself: a bot that crashed, ran out of memory or flooded loses with that reason.
+
+pub mod relay;
+mod scores;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::UnixListener;
+use tokio::net::unix::OwnedWriteHalf;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::log::{GameLog, clock};
+use super::program::{self, RefereeProgram};
+use super::times::AnswerTimes;
+use super::{GameRecord, Judge, MatchSetup, Played, stderr_path, stderr_paths};
+use crate::bot::process::IoLimits;
+use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
+use crate::error::{Error, Result};
+use crate::games::{
+    Cause, Fault, FaultKind, Framing, Game, Outbox, Places, Ranking, Reason, Seat, Seats, Step,
+};
+
+/// Whether a game is played by an SDK referee.
+pub fn is_sdk(setup: &MatchSetup) -> bool {
+    setup.referee.is_some() && is_sdk_game(setup.game, &setup.params)
+}
+
+/// Whether a game and its parameters name an SDK referee's game.
+pub fn is_sdk_game(game: &crate::games::GameInfo, params: &crate::games::Params) -> bool {
+    game.name == crate::games::program::INFO.name && params.text("protocol") == "sdk"
+}
+
+/// A game's default seconds per move and for the first: an SDK referee's are the SDK's own
+/// (`turnMaxTime` 50 ms, `firstTurnMaxTime` 1 s), which it keeps itself; arena times the answers
+/// against them.
+pub fn default_times(
+    game: &crate::games::GameInfo,
+    params: &crate::games::Params,
+) -> (f64, f64) {
+    match is_sdk_game(game, params) {
+        true => (0.05, 1.0),
+        false => (game.timeout, game.startup_timeout),
+    }
+}
+
+/// The SDK's own game log (`-l`), kept beside arena's.
+pub fn sdk_log_path(log_path: &Path) -> PathBuf {
+    log_path.with_extension("sdk.json")
+}
+
+/// The arguments that give the referee its seed, from the `seed_form` parameter (`{seed}`
+/// stands for the number); none when the seed is not sent.
+pub fn seed_args(form: &str, send: bool, seed: u64) -> Result<Vec<String>> {
+    if !send || form.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let text = form.replace("{seed}", &seed.to_string());
+    shell_words::split(&text).map_err(|e| Error::Usage(format!("seed_form '{form}': {e}")))
+}
+
+/// Play one game through an SDK referee. As `referee::play_unsynced`: bots that misbehave lose,
+/// a referee that fails makes the game count for no one, and only arena's own failures are
+/// errors.
+pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
+    let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
+    let n = names.len();
+    let header = super::header(&setup);
+    let start_ms = header.start_ms;
+    let (log, again) = GameLog::create(&setup.log_path, header, setup.tap.take())?;
+    if again {
+        for path in stderr_paths(&setup.log_path, n) {
+            let _ = std::fs::remove_file(path);
+        }
+        let _ = std::fs::remove_file(sdk_log_path(&setup.log_path));
+    }
+    let started = Instant::now();
+    let not_set_up = |e: String, log: GameLog| {
+        drop(log);
+        for path in stderr_paths(&setup.log_path, n) {
+            let _ = std::fs::remove_file(path);
+        }
+        let _ = std::fs::remove_file(&setup.log_path);
+        Error::Setup(format!("game {}: {e}", setup.log_path.display()))
+    };
+    let rendezvous = match relay::Rendezvous::new() {
+        Ok(r) => r,
+        Err(e) => return Err(not_set_up(e, log)),
+    };
+    let (events, inbox) = mpsc::unbounded_channel();
+    let mut listeners = Vec::new();
+    for i in 0..n {
+        match UnixListener::bind(rendezvous.socket(i)) {
+            Ok(l) => listeners.push(l),
+            Err(e) => {
+                return Err(not_set_up(
+                    format!("opening seat {}'s relay socket: {e}", i + 1),
+                    log,
+                ));
+            }
+        }
+    }
+    let bots = futures_util::future::join_all(Seat::all(n).map(|s| start_bot(&setup, s))).await;
+    let mut seats = Vec::with_capacity(n);
+    let mut early = Vec::new();
+    for (seat, bot) in Seat::all(n).zip(bots) {
+        match bot {
+            Ok(conn) => seats.push(SeatState::new(Some(conn))),
+            Err(StartError::Bot(f)) => {
+                early.push((seat, f));
+                seats.push(SeatState::new(None));
+            }
+            Err(StartError::Arena(e)) => return Err(not_set_up(e, log)),
+        }
+    }
+    // Ended with the game, whether their relays ever connected or not.
+    let mut relays = tokio::task::JoinSet::new();
+    for (i, listener) in listeners.into_iter().enumerate() {
+        relays.spawn(hear_relay(Seat::new(i).expect("seat"), listener, events.clone()));
+    }
+    drop(events);
+    let program = setup.referee.as_ref().expect("an SDK game has its referee");
+    let referee = match start_referee(&setup, program, &rendezvous).await {
+        Ok(r) => Ok(r),
+        Err(StartError::Bot(f)) => Err(f),
+        Err(StartError::Arena(e)) => return Err(not_set_up(e, log)),
+    };
+    let mut table = Table {
+        setup: &setup,
+        log,
+        start_ms,
+        seats,
+        turns: 0,
+        awaited: None,
+        referee_out: Vec::new(),
+        referee_bytes: 0,
+        referee_fault: None,
+        relay_lost: None,
+    };
+    for (seat, f) in early {
+        table.seat_failed(seat, f);
+    }
+    let referee = match referee {
+        Ok(conn) => Some(table.play(conn, inbox).await),
+        Err(f) => {
+            table.referee_fault = Some(f);
+            None
+        }
+    };
+    relays.abort_all();
+    let record = table.finish(names, referee, started).await;
+    drop(rendezvous);
+    Ok(record)
+}
+
+/// A bot, started as for any game; the referee reaches it through its relay.
+async fn start_bot(
+    setup: &MatchSetup,
+    seat: Seat,
+) -> std::result::Result<Connection, StartError> {
+    let bot = &setup.players[seat].bot;
+    if !matches!(bot.command, BotCommand::Program(_)) {
+        return Err(StartError::Arena(format!(
+            "{}: an SDK referee's players are programs (no built-in bots, no terminal)",
+            setup.players[seat].name
+        )));
+    }
+    let limits = IoLimits {
+        framing: Framing::Lines,
+        ..setup.limits
+    };
+    let mut conn = Connection::spawn(
+        bot,
+        &stderr_path(&setup.log_path, seat),
+        setup.startup_timeout,
+        limits,
+    )
+    .await?;
+    if !setup.ponder {
+        // Held until the referee first writes to it: no bot thinks on another's time.
+        conn.set_frozen(true);
+    }
+    Ok(conn)
+}
+
+/// The referee, started with a relay for each player, the seed, and its own log's path.
+async fn start_referee(
+    setup: &MatchSetup,
+    program: &RefereeProgram,
+    rendezvous: &relay::Rendezvous,
+) -> std::result::Result<Connection, StartError> {
+    let BotCommand::Program(argv) = &program.bot.command else {
+        unreachable!("a referee is a program (RefereeProgram::new)");
+    };
+    let mut argv = argv.clone();
+    for i in 0..setup.players.len() {
+        argv.push(format!("-p{}", i + 1));
+        argv.push(rendezvous.command(i));
+    }
+    argv.extend(
+        seed_args(
+            setup.params.text("seed_form"),
+            setup.params.text("seed") == "send",
+            setup.seed,
+        )
+        .map_err(|e| StartError::Arena(e.to_string()))?,
+    );
+    let sdk_log = std::path::absolute(sdk_log_path(&setup.log_path))
+        .map_err(|e| StartError::Arena(format!("the SDK log's path: {e}")))?;
+    argv.push("-l".into());
+    argv.push(sdk_log.display().to_string());
+    let bot = BotSpec {
+        command: BotCommand::Program(argv),
+        ..program.bot.clone()
+    };
+    let limits = IoLimits {
+        framing: Framing::Lines,
+        ..setup.limits
+    };
+    Connection::spawn(
+        &bot,
+        &program::stderr_path(&setup.log_path),
+        program.startup_timeout,
+        limits,
+    )
+    .await
+}
+
+/// What a seat's relay task reports.
+enum Relayed {
+    /// The relay connected: where the bot's answers go.
+    Connected(Seat, OwnedWriteHalf),
+    /// Bytes the referee wrote to the player.
+    Input(Seat, Vec<u8>),
+    /// The referee closed the player's input, or the relay ended.
+    Ended(Seat),
+    /// Another process ran the seat's relay command again.
+    Again(Seat),
+}
+
+/// Accept the seat's relay, then pass on what the referee writes to it. Any later connection
+/// is refused: a seat has one player.
+async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedSender<Relayed>) {
+    let Ok((stream, _)) = listener.accept().await else {
+        return;
+    };
+    let (mut read, write) = stream.into_split();
+    if events.send(Relayed::Connected(seat, write)).is_err() {
+        return;
+    }
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        tokio::select! {
+            got = read.read(&mut buf) => match got {
+                Ok(0) | Err(_) => break,
+                Ok(k) => {
+                    if events.send(Relayed::Input(seat, buf[..k].to_vec())).is_err() {
+                        return;
+                    }
+                }
+            },
+            again = listener.accept() => {
+                if let Ok((other, _)) = again {
+                    drop(other);
+                    let _ = events.send(Relayed::Again(seat));
+                }
+            }
+        }
+    }
+    let _ = events.send(Relayed::Ended(seat));
+}
+
+/// One seat: its bot, its relay, and its turn as arena saw it.
+struct SeatState {
+    conn: Option<Connection>,
+    relay: Option<OwnedWriteHalf>,
+    relay_ended: bool,
+    relay_again: bool,
+    /// When the referee wrote the input the seat is answering.
+    asked: Option<Instant>,
+    /// Inputs the referee wrote it (its turns), and the turn of the game at its last one.
+    turns: u32,
+    last_turn: u32,
+    /// Lines of the input being written, not yet ended, for the log.
+    partial: Vec<u8>,
+    times: AnswerTimes,
+    /// What it did on its last turn, in words, for a disqualification's record.
+    last: Last,
+    /// Lines it answered beyond the first of a turn, and the first turn it did.
+    extra: (u32, Option<u32>),
+    fault: Option<(Fault, u32)>,
+}
+
+#[derive(Clone, Default)]
+enum Last {
+    #[default]
+    NotAsked,
+    Waiting,
+    Answered {
+        line: String,
+        took: Duration,
+        limit: Duration,
+    },
+}
+
+impl SeatState {
+    fn new(conn: Option<Connection>) -> SeatState {
+        SeatState {
+            conn,
+            relay: None,
+            relay_ended: false,
+            relay_again: false,
+            asked: None,
+            turns: 0,
+            last_turn: 0,
+            partial: Vec::new(),
+            times: AnswerTimes::default(),
+            last: Last::NotAsked,
+            extra: (0, None),
+            fault: None,
+        }
+    }
+
+    /// The SDK's deadline for the answer it waits for: the first turn's, then every other's.
+    fn allowance(&self, setup: &MatchSetup) -> Duration {
+        match self.turns {
+            0 | 1 => setup.startup_timeout,
+            _ => setup.timeout,
+        }
+    }
+}
+
+struct Table<'a> {
+    setup: &'a MatchSetup,
+    log: GameLog,
+    start_ms: u64,
+    seats: Vec<SeatState>,
+    /// Inputs the referee wrote, to any seat: the game's turns.
+    turns: u32,
+    /// The seat the referee wrote to last, which alone runs.
+    awaited: Option<Seat>,
+    referee_out: Vec<String>,
+    referee_bytes: u64,
+    referee_fault: Option<Fault>,
+    /// A relay that ended while the referee went on with the game: (seat, turn).
+    relay_lost: Option<(Seat, u32)>,
+}
+
+impl Table<'_> {
+    fn seat_failed(&mut self, seat: Seat, fault: Fault) {
+        let state = &mut self.seats[seat];
+        if state.fault.is_some() {
+            return;
+        }
+        self.log.fault(seat, &fault);
+        state.fault = Some((fault, self.turns));
+        // Its relay closed: the referee sees the player's output end, as when a bot dies.
+        state.relay = None;
+        if let Some(conn) = state.conn.as_mut() {
+            conn.set_frozen(true);
+        }
+    }
+
+    /// Relay both ways until the referee ends, hangs or breaks a bound. Returns the referee.
+    async fn play(
+        &mut self,
+        mut referee: Connection,
+        mut inbox: mpsc::UnboundedReceiver<Relayed>,
+    ) -> Connection {
+        let program = self.setup.referee.as_ref().expect("an SDK game has its referee");
+        let mut quiet_since = Instant::now();
+        let mut relays_open = true;
+        loop {
+            let allowance = match self.turns {
+                0 => program.startup_timeout,
+                _ => program.timeout,
+            };
+            let deadline = quiet_since + allowance;
+            tokio::select! {
+                biased;
+                msg = inbox.recv(), if relays_open => {
+                    quiet_since = Instant::now();
+                    match msg {
+                        Some(msg) => self.relayed(msg).await,
+                        // Every relay has ended and none can connect any more.
+                        None => relays_open = false,
+                    }
+                    if self.turns > program.max_turns {
+                        self.referee_fault = Some(Fault::protocol(format!(
+                            "wrote its players more than {} turns' input (max_turns): its game \
+                             does not end",
+                            program.max_turns
+                        )));
+                        return referee;
+                    }
+                }
+                (seat, event) = next_answer(&mut self.seats) => {
+                    quiet_since = Instant::now();
+                    self.answered(seat, event).await;
+                }
+                event = referee.next_event(deadline) => match event {
+                    Event::Line(line) => {
+                        quiet_since = Instant::now();
+                        self.referee_bytes += line.len() as u64 + 1;
+                        self.log.from_referee(&line);
+                        self.referee_out.push(line);
+                        if self.referee_out.len() as u32 > program::MAX_LINES
+                            || self.referee_bytes > program::MAX_BYTES
+                        {
+                            self.referee_fault = Some(
+                                Fault::protocol(format!(
+                                    "flooded: it wrote more than {} lines or {} MiB",
+                                    program::MAX_LINES,
+                                    program::MAX_BYTES / (1024 * 1024)
+                                ))
+                                .because(Cause::Flooded),
+                            );
+                            return referee;
+                        }
+                    }
+                    Event::Timeout => {
+                        let what = match self.turns {
+                            0 => "wrote nothing to its players",
+                            _ => "neither asked a player nor ended the game",
+                        };
+                        self.referee_fault = Some(
+                            Fault::new(
+                                FaultKind::Timeout,
+                                format!("{what} for {} s", allowance.as_secs_f64()),
+                            )
+                            .because(Cause::Late),
+                        );
+                        return referee;
+                    }
+                    // It ended (its output closed, or its process exited): the game is over.
+                    _ => return referee,
+                },
+            }
+        }
+    }
+
+    async fn relayed(&mut self, msg: Relayed) {
+        match msg {
+            Relayed::Connected(seat, write) => {
+                let state = &mut self.seats[seat];
+                if state.fault.is_none() && state.conn.is_some() {
+                    state.relay = Some(write);
+                }
+            }
+            Relayed::Again(seat) => self.seats[seat].relay_again = true,
+            Relayed::Ended(seat) => self.seats[seat].relay_ended = true,
+            Relayed::Input(seat, bytes) => self.input(seat, bytes).await,
+        }
+    }
+
+    /// The referee wrote to a seat: a new turn for it unless it is still being written its last
+    /// one. It alone runs from now on.
+    async fn input(&mut self, seat: Seat, bytes: Vec<u8>) {
+        if let Some(lost) = self
+            .seats
+            .iter()
+            .position(|s| s.relay_ended)
+            .filter(|_| self.relay_lost.is_none())
+        {
+            self.relay_lost = Some((Seat::new(lost).expect("seat"), self.turns));
+        }
+        let turns = self.turns;
+        let setup = self.setup;
+        let state = &mut self.seats[seat];
+        if state.asked.is_none() {
+            self.turns += 1;
+            state.turns += 1;
+            state.last_turn = turns + 1;
+            state.asked = Some(Instant::now());
+            state.last = Last::Waiting;
+        }
+        state.partial.extend_from_slice(&bytes);
+        while let Some(end) = state.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = state.partial.drain(..=end).collect();
+            self.log
+                .sent(seat, String::from_utf8_lossy(&line[..end]).trim_end_matches('\r'));
+        }
+        if self.awaited != Some(seat) && !setup.ponder {
+            for (other, s) in Seat::all(self.seats.len()).zip(self.seats.iter_mut()) {
+                if let Some(conn) = s.conn.as_mut() {
+                    conn.set_frozen(other != seat);
+                }
+            }
+        }
+        self.awaited = Some(seat);
+        let state = &mut self.seats[seat];
+        if state.fault.is_some() {
+            return;
+        }
+        let Some(conn) = state.conn.as_mut() else {
+            return;
+        };
+        let sent = tokio::time::timeout(setup.timeout.max(Duration::from_secs(1)), conn.send(&bytes));
+        let failed = match sent.await {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(
+                Fault::new(FaultKind::Crash, format!("closed its input ({e})"))
+                    .because(Cause::ClosedInput),
+            ),
+            Err(_) => Some(
+                Fault::new(FaultKind::Timeout, "stopped reading its input".to_string())
+                    .because(Cause::StoppedReading),
+            ),
+        };
+        if let Some(f) = failed {
+            let at = self.seats[seat].turns;
+            self.seat_failed(seat, f.at_move(at));
+        }
+    }
+
+    /// A seat's bot said something, or failed.
+    async fn answered(&mut self, seat: Seat, event: Event) {
+        let setup = self.setup;
+        let max_line = setup.limits.max_line;
+        let state = &mut self.seats[seat];
+        let at = state.turns.max(1);
+        let line = match event {
+            Event::Line(line) => line,
+            other => {
+                let f = other
+                    .into_fault(&format!("at move {at}"), max_line)
+                    .at_move(at);
+                self.seat_failed(seat, f);
+                return;
+            }
+        };
+        let t = self.log.received(seat, &line);
+        let _ = clock(self.start_ms, t);
+        match state.asked.take() {
+            Some(asked) => {
+                let took = asked.elapsed();
+                let limit = state.allowance(setup);
+                state.times.record(took, limit);
+                state.last = Last::Answered {
+                    line: line.clone(),
+                    took,
+                    limit,
+                };
+            }
+            None => {
+                state.extra.0 += 1;
+                state.extra.1.get_or_insert(at);
+            }
+        }
+        if let Some(relay) = state.relay.as_mut() {
+            let mut bytes = line.into_bytes();
+            bytes.push(b'\n');
+            let wrote = tokio::time::timeout(Duration::from_secs(10), relay.write_all(&bytes));
+            if !matches!(wrote.await, Ok(Ok(()))) {
+                // The referee does not read the player: its relay is gone or stuck.
+                state.relay = None;
+            }
+        }
+    }
+
+    /// Everything closed; the verdict from the referee's scores and what arena saw.
+    async fn finish(
+        mut self,
+        names: Vec<String>,
+        referee: Option<Connection>,
+        started: Instant,
+    ) -> Played {
+        let n = names.len();
+        let closing = self
+            .seats
+            .iter_mut()
+            .map(|s| async { close_seat(s.conn.take(), s.relay.take()).await });
+        let (seat_ends, referee_end) = tokio::join!(
+            futures_util::future::join_all(closing),
+            async {
+                match referee {
+                    Some(conn) => {
+                        // Read for the verdict's words: all of it first.
+                        let (how, capture) = conn.close().await;
+                        capture.finish().await;
+                        Some(how)
+                    }
+                    None => None,
+                }
+            }
+        );
+        crate::bot::reaper::sweep();
+        let mut captures = Vec::new();
+        for (seat, (status, capture)) in Seat::all(n).zip(seat_ends) {
+            if let Some(status) = status {
+                self.log.exit(seat, &status);
+            }
+            captures.extend(capture);
+        }
+        let mut referee_status = String::new();
+        if let Some(how) = referee_end {
+            referee_status = how.clone();
+            if !how.is_empty() {
+                self.log.referee_exit(&how);
+            }
+        }
+        let stderr = read_stderr(&program::stderr_path(&self.setup.log_path));
+        let verdict = self.verdict(&stderr, &referee_status);
+        let times = self.seats.iter().map(|s| s.times).collect();
+        let setup = self.setup;
+        let record = GameRecord {
+            game: setup.game.name.to_string(),
+            players: names,
+            verdict,
+            seed: setup.seed,
+            duration_ms: started.elapsed().as_millis() as u64,
+            log: setup.log_path.display().to_string(),
+            times,
+        };
+        let result = serde_json::to_value(&record).expect("a record serialises");
+        Played {
+            record,
+            log: self.log,
+            result,
+            captures,
+        }
+    }
+
+    /// The referee's scores and failures, with the failures arena saw, judged as for any game.
+    fn verdict(&mut self, stderr: &str, referee_status: &str) -> super::Verdict {
+        let n = self.seats.len();
+        let printed = match self.referee_fault.take() {
+            Some(f) => Err(f),
+            None => scores::read(&self.referee_out, n)
+                .map_err(|why| self.referee_failure(why, stderr, referee_status)),
+        };
+        let printed = printed.and_then(|p| self.check_seats().map(|()| p));
+        let printed = match printed {
+            Ok(p) => p,
+            Err(f) => {
+                self.log.referee_fault(&f);
+                let mut judge = Judge::new(Box::new(Scored::new(n, self.turns, None)), n);
+                judge.referee_failed(f);
+                return judge.verdict();
+            }
+        };
+        if let Some(played) = printed.seed
+            && self.setup.params.text("seed") == "send"
+            && played != self.setup.seed
+        {
+            crate::out::warn(&format!(
+                "arena: the referee played seed {played}, not the {} it was given: its \
+                 command-line front end ignores the seed arguments ({}); set seed_form as it \
+                 takes the seed (arena games referee)",
+                self.setup.seed,
+                self.setup.params.text("seed_form")
+            ));
+        }
+        // A seat the referee disqualified, which arena did not see fail: what arena saw of it.
+        for seat in Seat::all(n) {
+            if printed.scores[seat.index()] < 0 && self.seats[seat].fault.is_none() {
+                let f = self.disqualified(seat);
+                self.log.fault(seat, &f);
+                let turn = self.seats[seat].last_turn;
+                self.seats[seat].fault = Some((f, turn));
+            }
+        }
+        let mut failed: Vec<(Seat, u32)> = Seat::all(n)
+            .filter_map(|s| self.seats[s].fault.as_ref().map(|(_, t)| (s, *t)))
+            .collect();
+        failed.sort_by_key(|&(s, turn)| (turn, s.index()));
+        let keys: Vec<(u8, i64)> = Seat::all(n)
+            .map(|s| match self.seats[s].fault.as_ref() {
+                None => (0, -printed.scores[s.index()]),
+                Some((_, turn)) => (1, -i64::from(*turn)),
+            })
+            .collect();
+        let ranking = Ranking {
+            places: Places::by_key(&keys),
+            reason: Reason::Normal,
+        };
+        let mut judge = Judge::new(Box::new(Scored::new(n, self.turns, Some(ranking))), n);
+        let mut out = Outbox::default();
+        for (seat, _) in failed {
+            let (f, _) = self.seats[seat].fault.clone().expect("failed");
+            judge.fault(seat, f, &mut out);
+        }
+        judge.verdict()
+    }
+
+    /// The referee did not print its scores: its failure, said with its own words and a hint.
+    fn referee_failure(&self, why: String, stderr: &str, status: &str) -> Fault {
+        let mut detail = why;
+        if !status.is_empty() && status != "exited 0" {
+            detail.push_str(&format!("; it {status}"));
+        }
+        if let Some(line) = scores::why(stderr) {
+            let line: String = line.chars().take(300).collect();
+            detail.push_str(&format!("; its stderr says: {line}"));
+        }
+        if let Some(hint) = scores::hint(stderr, self.seats.len()) {
+            detail.push_str(&format!(" (hint: {hint})"));
+        }
+        Fault::protocol(detail)
+    }
+
+    /// The referee's doing with the seats: a relay it never ran (it started players of its own
+    /// choosing), ran twice, or lost while its game went on.
+    fn check_seats(&self) -> std::result::Result<(), Fault> {
+        for (seat, s) in Seat::all(self.seats.len()).zip(&self.seats) {
+            let who = seat.index() + 1;
+            if s.conn.is_none() && s.fault.is_some() {
+                continue;
+            }
+            if s.turns == 0 && !s.relay_ended && s.relay.is_none() && !self.ran_relay(seat) {
+                return Err(Fault::protocol(format!(
+                    "never ran the player arena gave it for -p{who} (its seat relay): it \
+                     started players of its own choosing"
+                )));
+            }
+            if s.relay_again {
+                return Err(Fault::protocol(format!(
+                    "ran the player of -p{who} twice"
+                )));
+            }
+        }
+        if let Some((seat, turn)) = self.relay_lost {
+            return Err(Fault::protocol(format!(
+                "lost its connection to -p{}'s relay, then went on with the game (turn {})",
+                seat.index() + 1,
+                turn + 1
+            )));
+        }
+        Ok(())
+    }
+
+    fn ran_relay(&self, seat: Seat) -> bool {
+        self.seats[seat].turns > 0 || self.seats[seat].relay_ended
+    }
+
+    /// The record of a seat the referee scored -1: what arena saw of its last turn.
+    fn disqualified(&self, seat: Seat) -> Fault {
+        let s = &self.seats[seat];
+        let at = s.turns;
+        let mut f = match &s.last {
+            Last::NotAsked => Fault::new(
+                FaultKind::Illegal,
+                "was disqualified by the referee before it was asked anything (score -1)"
+                    .to_string(),
+            ),
+            Last::Waiting => Fault::new(
+                FaultKind::Timeout,
+                format!("did not answer at move {at}: the referee disqualified it (score -1)"),
+            )
+            .because(Cause::Late),
+            Answered { line, took, limit } if took > limit => Fault::new(
+                FaultKind::Timeout,
+                format!(
+                    "answered late at move {at} ({:.3} s, past the {} s the referee allows): \
+                     it was disqualified (score -1)",
+                    took.as_secs_f64(),
+                    limit.as_secs_f64()
+                ),
+            )
+            .because(Cause::Late)
+            .tap_line(line),
+            Answered { line, took, .. } => Fault::new(
+                FaultKind::Illegal,
+                format!(
+                    "answered '{}' at move {at} in {:.3} s, and the referee disqualified it \
+                     (score -1)",
+                    clip(line),
+                    took.as_secs_f64()
+                ),
+            ),
+        };
+        if let (k, Some(first)) = s.extra {
+            f.detail.push_str(&format!(
+                "; it had answered {k} extra line{} from move {first}, which the referee reads \
+                 as the next turns' answers",
+                if k == 1 { "" } else { "s" }
+            ));
+        }
+        if at > 0 {
+            f = f.at_move(at);
+        }
+        f
+    }
+}
+
+use Last::Answered;
+
+trait TapLine {
+    fn tap_line(self, line: &str) -> Self;
+}
+
+impl TapLine for Fault {
+    /// A late answer's words, for the record.
+    fn tap_line(mut self, line: &str) -> Self {
+        self.detail.push_str(&format!(" (it answered '{}')", clip(line)));
+        self
+    }
+}
+
+fn clip(line: &str) -> String {
+    let mut s: String = line.chars().take(80).collect();
+    if s.len() < line.len() {
+        s.push_str("...");
+    }
+    s
+}
+
+/// Wait for the first answer (or failure) of any seat whose bot is still in. Seats frozen
+/// answer nothing; they are waited on all the same, so that a line already in their pipe is
+/// passed on at once.
+async fn next_answer(seats: &mut [SeatState]) -> (Seat, Event) {
+    let far = Instant::now() + Duration::from_secs(24 * 3600);
+    let waits: Vec<_> = Seat::all(seats.len())
+        .zip(seats.iter_mut())
+        .filter(|(_, s)| s.fault.is_none())
+        .filter_map(|(seat, s)| s.conn.as_mut().map(|c| (seat, c)))
+        .map(|(seat, conn)| Box::pin(async move { (seat, conn.next_event(far).await) }))
+        .collect();
+    if waits.is_empty() {
+        return std::future::pending().await;
+    }
+    futures_util::future::select_all(waits).await.0
+}
+
+async fn close_seat(
+    conn: Option<Connection>,
+    relay: Option<OwnedWriteHalf>,
+) -> (Option<String>, Option<Capture>) {
+    drop(relay);
+    match conn {
+        Some(conn) => {
+            let (how, capture) = conn.close().await;
+            (Some(how).filter(|s| !s.is_empty()), Some(capture))
+        }
+        None => (None, None),
+    }
+}
+
+/// The referee's stderr as far as the failure needs it (its start: the exception).
+fn read_stderr(path: &Path) -> String {
+    crate::files::read_named_file(path, 64 * 1024)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default()
+}
+
+/// The game as the judge needs it: no moves, the places once the referee has scored them.
+struct Scored {
+    plies: u32,
+    ranking: Option<Ranking>,
+    n: usize,
+}
+
+impl Scored {
+    fn new(n: usize, plies: u32, ranking: Option<Ranking>) -> Scored {
+        Scored { plies, ranking, n }
+    }
+}
+
+impl Game for Scored {
+    fn start(&mut self, _: &mut Outbox) {}
+    fn awaiting(&self) -> Seats {
+        Seats::NONE
+    }
+    fn on_line(&mut self, _: Seat, _: &str, _: &mut Outbox) -> std::result::Result<Step, Fault> {
+        Err(Fault::protocol("an SDK referee's game takes no lines from arena"))
+    }
+    fn on_fault(&mut self, _: Seat, _: &Fault, _: &mut Outbox) {}
+    fn outcome(&self) -> Option<Ranking> {
+        self.ranking.clone().filter(|r| r.places.len() == self.n)
+    }
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+    fn builtin_line(&self, _: Seat, _: &str, _: &mut rand_chacha::ChaCha8Rng) -> String {
+        unreachable!("an SDK referee's players are programs")
+    }
+    fn picture(&self) -> crate::games::picture::Picture {
+        crate::games::picture::Picture {
+            board: crate::games::picture::Board::Table {
+                columns: Vec::new(),
+                row: None,
+            },
+            notes: vec![format!("{} turns played", self.plies)],
+        }
+    }
+}
