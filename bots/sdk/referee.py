@@ -52,50 +52,46 @@ def parse_args(argv):
             "ignore_d": False, "add_opens": False, "own": None, "hang": False, "crash": False}
     flags = {"--ignore-d": "ignore_d", "--need-add-opens": "add_opens", "--hang": "hang",
              "--crash": "crash"}
+    valued = {"-d", "-seed", "-l", "--own-players", "--max-players", "--turn-ms", "--first-ms"}
     i = 0
-
-    def value():
-        if i + 1 >= len(argv):
-            raise JavaError("org.apache.commons.cli.MissingArgumentException",
-                            f"Missing argument for option: {argv[i].lstrip('-')}",
-                            ["org.apache.commons.cli.DefaultParser.checkRequiredArgs(DefaultParser.java:231)"])
-        return argv[i + 1]
-
     while i < len(argv):
         arg = argv[i]
-        player = re.fullmatch(r"-p([1-9])", arg)
         if arg in flags:
             opts[flags[arg]] = True
             i += 1
             continue
-        if player and int(player[1]) <= opts["max"]:
-            opts["players"][int(player[1])] = value()
-        elif arg == "-d" and opts["ignore_d"]:
-            i += 1  # Cellularena's CLI declares -d without a value: `seed=N` is left over
+        # Cellularena's CLI declares -d without a value: `seed=N` is then a left-over token.
+        if not arg.startswith("-") or (arg == "-d" and opts["ignore_d"]):
+            i += 1
             continue
-        elif arg == "-d":
-            for pair in value().split():  # java.util.Properties-like `key=value` lines
-                key, _, val = pair.partition("=")
-                if key == "seed":
-                    opts["seed"] = int(val)
-        elif arg == "-seed":
-            opts["seed"] = int(value())
-        elif arg == "-l":
-            opts["log"] = value()
-        elif arg in ("--max-players", "--turn-ms", "--first-ms"):
-            opts[arg[2:].split("-")[0]] = int(value())  # max, turn, first
-        elif arg == "--own-players":
-            opts["own"] = value()
-        elif not arg.startswith("-"):
-            i += 1  # left over, as DefaultParser leaves any token that is no option
-            continue
-        else:
+        player = re.fullmatch(r"-p([1-9])", arg)
+        if not (arg in valued or player and int(player[1]) <= opts["max"]):
             raise JavaError("org.apache.commons.cli.UnrecognizedOptionException",
                             f"Unrecognized option: {arg}",
                             ["org.apache.commons.cli.DefaultParser.handleUnknownToken(DefaultParser.java:360)",
                              "org.apache.commons.cli.DefaultParser.handleToken(DefaultParser.java:256)",
                              "com.codingame.gameengine.runner.CommandLineInterface.main(CommandLineInterface.java:33)"])
+        if i + 1 >= len(argv):
+            raise JavaError("org.apache.commons.cli.MissingArgumentException",
+                            f"Missing argument for option: {arg.lstrip('-')}",
+                            ["org.apache.commons.cli.DefaultParser.checkRequiredArgs(DefaultParser.java:231)"])
+        value = argv[i + 1]
         i += 2
+        try:
+            if player:
+                opts["players"][int(player[1])] = value
+            elif arg == "-d":
+                for pair in value.split():  # java.util.Properties-like `key=value` lines
+                    key, _, val = pair.partition("=")
+                    if key == "seed":
+                        opts["seed"] = int(val)
+            elif arg in ("-l", "--own-players"):
+                opts["log" if arg == "-l" else "own"] = value
+            else:  # -seed, --max-players, --turn-ms, --first-ms
+                opts[arg.lstrip("-").split("-")[0]] = int(value)
+        except ValueError:
+            raise JavaError("java.lang.NumberFormatException", f'For input string: "{value}"',
+                            ["java.base/java.lang.Long.parseLong(Long.java:692)"])
     count = 0
     while count + 1 in opts["players"]:
         count += 1
@@ -258,63 +254,55 @@ def play(players, seed, opts, log):
     return [s if p.active else -1 for s, p in zip(scores, players)]
 
 
-def main():
-    try:
-        opts = parse_args(sys.argv[1:])
-    except JavaError as e:
-        die(e)
-    seed = opts["seed"] if opts["seed"] is not None else random.randint(-2**63, 2**63 - 1)
-    names = opts["players"]
-    log = Log(names)
-    players = []
-    try:
-        # Every player is started before the game, in our own directory and environment.
-        for i, command in enumerate(names):
-            players.append(Player(i, opts["own"] or command))
-    except JavaError as e:
-        die(e)
-    time.sleep(BOOTSTRAP_WAIT)
+ADD_OPENS_TRACE = (
+    'java.lang.reflect.InaccessibleObjectException: Unable to make field private final java.lang.Class '
+    'java.lang.Object.klass accessible: module java.base does not "opens java.lang" to unnamed module @4e50df2e\n'
+    "\tat java.base/java.lang.reflect.AccessibleObject.checkCanSetAccessible(AccessibleObject.java:354)\n"
+    "\tat java.base/java.lang.reflect.Field.setAccessible(Field.java:172)\n"
+    "\tat com.google.inject.internal.cglib.core.$ReflectUtils$1.run(ReflectUtils.java:52)")
 
+
+def run(opts):
+    seed = opts["seed"] if opts["seed"] is not None else random.randint(-2**63, 2**63 - 1)
+    log = Log(opts["players"])
+    # Every player is started before the game, in our own directory and environment, and given
+    # 300 ms; --own-players stands for a referee that starts players of its own choosing.
+    players = [Player(i, opts["own"] or command) for i, command in enumerate(opts["players"])]
+    time.sleep(BOOTSTRAP_WAIT)
     if opts["add_opens"]:
-        # JDK 17 without --add-opens: the SDK's dependency injection cannot reflect into
-        # java.lang, the referee thread dies before the first turn and no score is ever set.
-        trace = ('java.lang.reflect.InaccessibleObjectException: Unable to make field private final '
-                 'java.lang.Class java.lang.Object.klass accessible: module java.base does not '
-                 '"opens java.lang" to unnamed module @4e50df2e')
-        print(f'Exception in thread "Thread-0" {trace}\n'
-              "\tat java.base/java.lang.reflect.AccessibleObject.checkCanSetAccessible(AccessibleObject.java:354)\n"
-              "\tat java.base/java.lang.reflect.Field.setAccessible(Field.java:172)\n"
-              "\tat com.google.inject.internal.cglib.core.$ReflectUtils$1.run(ReflectUtils.java:52)\n"
-              "\tat com.codingame.gameengine.runner.RefereeMain.main(RefereeMain.java:48)",
-              file=sys.stderr, flush=True)
-        log.fail_cause = trace
+        # JDK 17 without --add-opens: the SDK's dependency injection cannot reflect into java.lang,
+        # the referee thread dies before the first turn and no score is ever set. (The real
+        # runner then waits its 150 s read timeout; we do not.)
+        print(f'Exception in thread "Thread-0" {ADD_OPENS_TRACE}', file=sys.stderr, flush=True)
+        log.fail_cause = ADD_OPENS_TRACE
         scores = [None] * len(players)
     else:
         scores = play(players, seed, opts, log)
-
     if opts["hang"]:
-        while True:  # a referee stuck after the game, its players still alive
+        while True:  # stuck after the game, its players still alive: whoever ran us must clean up
             time.sleep(3600)
     if opts["crash"]:
-        die(JavaError("java.lang.NullPointerException",
-                      'Cannot invoke "java.lang.Integer.intValue()" because "score" is null',
-                      ["com.codingame.game.Referee.onEnd(Referee.java:211)",
-                       "com.codingame.gameengine.runner.CommandLineInterface.main(CommandLineInterface.java:74)"]))
+        raise JavaError("java.lang.NullPointerException",
+                        'Cannot invoke "java.lang.Integer.intValue()" because "score" is null',
+                        ["com.codingame.game.Referee.onEnd(Referee.java:211)",
+                         "com.codingame.gameengine.runner.CommandLineInterface.main(CommandLineInterface.java:74)"])
     for p in players:
         p.terminate()
-
-    # What cg-brutaltester reads: the first integer per player; other lines are skipped.
+    # cg-brutaltester reads the first integer per player, skipping any line that is not one.
     print(f"League level: {LEAGUE_LEVEL}.")
     for s in scores:
         print("null" if s is None else s)
     print(f"seed={seed}")
     print(flush=True)
     if opts["log"]:
-        try:
-            log.write(opts["log"], scores)
-        except JavaError as e:
-            die(e)
-    sys.exit(0)
+        log.write(opts["log"], scores)
+
+
+def main():
+    try:
+        run(parse_args(sys.argv[1:]))
+    except JavaError as e:
+        die(e)
 
 
 if __name__ == "__main__":

@@ -119,8 +119,12 @@ def main():
     code, out, err, _ = run(["-p1", "./no-such-bot", "-p2", STARTER])
     check("a player that cannot start: exit 1", code == 1 and "Failed to launch ./no-such-bot" in err, err)
 
+    code, out, err, _ = run(["-p1", GREEDY, "-p2", STARTER, "-d", "seed=five"])
+    check("a seed that is no number: exit 1", code == 1 and "NumberFormatException" in err, err)
+
     # Player faults, the faulty player in seat 0 against the starter.
     cases = [("honest", honest[0], ""), ("cr", honest[0], ""), ("late 2 50", honest[0], ""),
+             ("late 1 900", honest[0], ""), ("late 1 1200", -1, "$0 timeout!"),
              ("late 2 150", -1, "$0 timeout!"), ("late 2 250", -1, "$0 timeout!"),
              ("crash 2", -1, "$0 timeout!"), ("hang 2", -1, "$0 timeout!"),
              ("invalid 2", -1, "$0 invalid action: 99"), ("stderr 2 100000", -1, "$0 timeout!"),
