@@ -34,6 +34,7 @@ pub use crate::games::Framing;
 pub enum FrameCodec {
     Lines(LinesCodec),
     Json(JsonCodec),
+    AnyLineEnd(AnyLineEndCodec),
 }
 
 impl FrameCodec {
@@ -41,6 +42,10 @@ impl FrameCodec {
         match framing {
             Framing::Lines => FrameCodec::Lines(LinesCodec::new_with_max_length(max_length)),
             Framing::Json => FrameCodec::Json(JsonCodec::new(max_length)),
+            Framing::AnyLineEnd => FrameCodec::AnyLineEnd(AnyLineEndCodec {
+                max_length,
+                after_cr: false,
+            }),
         }
     }
 }
@@ -53,6 +58,7 @@ impl Decoder for FrameCodec {
         match self {
             FrameCodec::Lines(c) => c.decode(buf),
             FrameCodec::Json(c) => c.decode(buf),
+            FrameCodec::AnyLineEnd(c) => c.decode(buf),
         }
     }
 
@@ -60,7 +66,47 @@ impl Decoder for FrameCodec {
         match self {
             FrameCodec::Lines(c) => c.decode_eof(buf),
             FrameCodec::Json(c) => c.decode_eof(buf),
+            FrameCodec::AnyLineEnd(c) => match c.decode(buf)? {
+                Some(line) => Ok(Some(line)),
+                // A last line without its end is no answer: the SDK waits for the end.
+                None => Ok(None),
+            },
         }
+    }
+}
+
+/// Lines ended by `\n`, `\r` or `\r\n`, the `\n` of a `\r\n` skipped even when it comes in a
+/// later read.
+#[derive(Debug)]
+pub struct AnyLineEndCodec {
+    max_length: usize,
+    after_cr: bool,
+}
+
+impl Decoder for AnyLineEndCodec {
+    type Item = String;
+    type Error = LinesCodecError;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<String>, LinesCodecError> {
+        if self.after_cr && !buf.is_empty() {
+            self.after_cr = false;
+            if buf[0] == b'\n' {
+                buf.advance(1);
+            }
+        }
+        let Some(end) = buf.iter().position(|&b| b == b'\n' || b == b'\r') else {
+            if buf.len() > self.max_length {
+                return Err(LinesCodecError::MaxLineLengthExceeded);
+            }
+            return Ok(None);
+        };
+        if end > self.max_length {
+            return Err(LinesCodecError::MaxLineLengthExceeded);
+        }
+        self.after_cr = buf[end] == b'\r';
+        let line = buf.split_to(end);
+        buf.advance(1);
+        text(&line).map(Some)
     }
 }
 
@@ -385,6 +431,24 @@ mod tests {
             Err(LinesCodecError::Io(e)) => assert_eq!(e.kind(), std::io::ErrorKind::InvalidData),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn any_line_end_takes_cr_lf_and_crlf_split_across_reads() {
+        let mut codec = FrameCodec::new(Framing::AnyLineEnd, 100);
+        let mut buf = BytesMut::from("a\rb\nc\r");
+        let mut got = Vec::new();
+        while let Some(l) = codec.decode(&mut buf).unwrap() {
+            got.push(l);
+        }
+        buf.extend_from_slice(b"\nd\r\ne");
+        while let Some(l) = codec.decode(&mut buf).unwrap() {
+            got.push(l);
+        }
+        assert_eq!(got, ["a", "b", "c", "d"]);
+        assert_eq!(codec.decode_eof(&mut buf).unwrap(), None);
+        let mut long = BytesMut::from(&"x".repeat(101)[..]);
+        assert!(codec.decode(&mut long).is_err());
     }
 
     #[test]

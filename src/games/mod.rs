@@ -49,6 +49,9 @@ pub enum Framing {
     Lines,
     /// One JSON value per message, a newline after it or not.
     Json,
+    /// One message per line, a line ended by `\n`, `\r` or `\r\n`: as CodinGame's game-engine
+    /// SDK reads its players.
+    AnyLineEnd,
 }
 
 /// Why a seat failed. The names are the `reason` values of the output contract.

@@ -32,6 +32,9 @@ use crate::games::{
     Cause, Fault, FaultKind, Framing, Game, Outbox, Places, Ranking, Reason, Seat, Seats, Step,
 };
 
+/// Whether a referee was seen to ignore its seed: said once a run, not for every game.
+static SEED_WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Whether a game is played by an SDK referee.
 pub fn is_sdk(setup: &MatchSetup) -> bool {
     setup.referee.is_some() && is_sdk_game(setup.game, &setup.params)
@@ -177,7 +180,7 @@ async fn start_bot(
         )));
     }
     let limits = IoLimits {
-        framing: Framing::Lines,
+        framing: Framing::AnyLineEnd,
         ..setup.limits
     };
     let mut conn = Connection::spawn(
@@ -467,10 +470,11 @@ impl Table<'_> {
     /// The referee wrote to a seat: a new turn for it unless it is still being written its last
     /// one. It alone runs from now on.
     async fn input(&mut self, seat: Seat, bytes: Vec<u8>) {
+        // A relay arena closed itself (its bot failed) is not lost.
         if let Some(lost) = self
             .seats
             .iter()
-            .position(|s| s.relay_ended)
+            .position(|s| s.relay_ended && s.fault.is_none())
             .filter(|_| self.relay_lost.is_none())
         {
             self.relay_lost = Some((Seat::new(lost).expect("seat"), self.turns));
@@ -653,6 +657,7 @@ impl Table<'_> {
         if let Some(played) = printed.seed
             && self.setup.params.text("seed") == "send"
             && played != self.setup.seed
+            && !SEED_WARNED.swap(true, std::sync::atomic::Ordering::Relaxed)
         {
             crate::out::warn(&format!(
                 "arena: the referee played seed {played}, not the {} it was given: its \
