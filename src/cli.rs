@@ -108,6 +108,12 @@ pub enum Command {
         /// The socket of the seat, in the game's relay folder.
         socket: PathBuf,
     },
+    /// What `arena replay` gives an SDK referee for a seat: the seat's answers from its log.
+    #[command(name = "sdk-recorded", hide = true)]
+    SdkRecorded {
+        /// The seat's script, written by arena from the log.
+        script: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -9,9 +9,12 @@ mod cli;
 
 fn main() {
     let cli = Cli::parse();
+    // Started by a referee for each game's every seat: nothing of arena's own set-up.
     if let Command::SdkRelay { socket } = &cli.command {
-        // Started by a referee for each game's every seat: nothing of arena's own set-up.
         std::process::exit(arena::referee::sdk::relay::run(socket));
+    }
+    if let Command::SdkRecorded { script } = &cli.command {
+        std::process::exit(arena::referee::sdk::recorded::run(script));
     }
     harden();
     arena::bot::reaper::become_subreaper();
@@ -63,7 +66,9 @@ fn main() {
             spectate.as_deref(),
             referee.as_deref(),
         )),
-        Command::SdkRelay { .. } => unreachable!("relays return above"),
+        Command::SdkRelay { .. } | Command::SdkRecorded { .. } => {
+            unreachable!("relays and recorded players return above")
+        }
     };
     arena::bot::remove_scratch();
     if let Err(e) = result {

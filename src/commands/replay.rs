@@ -193,6 +193,55 @@ async fn hear_again(
     }
 }
 
+/// An SDK referee's game: its referee run again with the seed, each seat played by what the log
+/// says it answered (`referee::sdk::recorded`), and the scores and result compared.
+async fn replay_sdk(
+    path: &Path,
+    header: &Header,
+    names: &[String],
+    entries: &[(usize, Entry<'_>)],
+    program: RefereeProgram,
+) -> Result<()> {
+    let logged = entries.iter().rev().find_map(|(_, e)| match e {
+        Entry::Result { result } => Some(result.clone()),
+        _ => None,
+    });
+    let Some(logged) = logged else {
+        return Err(Error::Disagrees(format!(
+            "{}: the log has no result (the game did not finish)",
+            path.display()
+        )));
+    };
+    let again = crate::referee::sdk::recorded::replay(header, entries, program).await?;
+    let v = &again.record.verdict;
+    let same_places = names.len() == 2 || logged["places"] == serde_json::json!(v.places);
+    let same = logged["scores"] == serde_json::json!(v.scores)
+        && same_places
+        && logged["reason"] == serde_json::json!(v.reason)
+        && logged["plies"] == serde_json::json!(v.plies);
+    let summary = in_words(
+        names,
+        &v.scores,
+        &v.places.to_string(),
+        v.reason.as_str(),
+        u64::from(v.plies),
+    );
+    match (same, again.differs) {
+        (true, None) => {
+            crate::out::warn(&format!("replay: the result agrees: {summary}"));
+            Ok(())
+        }
+        (true, Some(m)) => Err(Error::Disagrees(format!(
+            "replay: the result agrees ({summary}) but the game differs: {m}"
+        ))),
+        (false, m) => Err(Error::Disagrees(format!(
+            "replay: the result differs: the log says {}, the referee now gives {summary}{}",
+            logged_in_words(names, &logged),
+            m.map(|m| format!("; {m}")).unwrap_or_default()
+        ))),
+    }
+}
+
 /// The text of the log at `path`. Another kind of file is refused in words that say what it is,
 /// before a parser's words about its first line.
 fn read_log(path: &Path) -> Result<String> {
@@ -221,6 +270,9 @@ pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> 
     } = Recorded::read(path, &text)?;
     // A referee program is started and heard anew: it must answer as the log says.
     let program = referee_to_run(path, &header, referee)?;
+    if let (true, Some(program)) = (crate::referee::sdk::is_sdk_header(&header), &program) {
+        return replay_sdk(path, &header, &names, &entries, program.clone()).await;
+    }
     let stderr_dir = tempfile::tempdir().map_err(Error::io("creating a temporary folder"))?;
     let mut live = match (&program, &header.referee) {
         (Some(program), Some(info)) => {

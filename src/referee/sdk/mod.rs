@@ -9,6 +9,7 @@
 //! player at a time). The SDK keeps its own deadlines and decides the game; arena decides only
 //! what it saw itself: a bot that crashed, ran out of memory or flooded loses with that reason.
 
+pub mod recorded;
 pub mod relay;
 mod scores;
 
@@ -43,6 +44,16 @@ pub fn is_sdk(setup: &MatchSetup) -> bool {
 /// Whether a game and its parameters name an SDK referee's game.
 pub fn is_sdk_game(game: &crate::games::GameInfo, params: &crate::games::Params) -> bool {
     game.name == crate::games::program::INFO.name && params.text("protocol") == "sdk"
+}
+
+/// Whether a log's header records an SDK referee's game (old logs have no `protocol`).
+pub fn is_sdk_header(header: &super::log::Header) -> bool {
+    header.referee.is_some()
+        && header
+            .params
+            .pairs()
+            .iter()
+            .any(|(k, v)| k == "protocol" && v == "sdk")
 }
 
 /// A game's default seconds per move and for the first: an SDK referee's are the SDK's own
