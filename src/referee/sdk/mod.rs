@@ -74,13 +74,19 @@ pub fn sdk_log_path(log_path: &Path) -> PathBuf {
     log_path.with_extension("sdk.json")
 }
 
+/// The game's seed as an SDK referee takes it: a Java `long`, never negative (a front end may
+/// read `-seed -5` as an option).
+pub fn java_seed(seed: u64) -> i64 {
+    (seed & i64::MAX as u64) as i64
+}
+
 /// The arguments that give the referee its seed, from the `seed_form` parameter (`{seed}`
 /// stands for the number); none when the seed is not sent.
 pub fn seed_args(form: &str, send: bool, seed: u64) -> Result<Vec<String>> {
     if !send || form.trim().is_empty() {
         return Ok(Vec::new());
     }
-    let text = form.replace("{seed}", &seed.to_string());
+    let text = form.replace("{seed}", &java_seed(seed).to_string());
     shell_words::split(&text).map_err(|e| Error::Usage(format!("seed_form '{form}': {e}")))
 }
 
@@ -667,14 +673,14 @@ impl Table<'_> {
         };
         if let Some(played) = printed.seed
             && self.setup.params.text("seed") == "send"
-            && played != self.setup.seed
+            && played != java_seed(self.setup.seed)
             && !SEED_WARNED.swap(true, std::sync::atomic::Ordering::Relaxed)
         {
             crate::out::warn(&format!(
                 "arena: the referee played seed {played}, not the {} it was given: its \
                  command-line front end ignores the seed arguments ({}); set seed_form as it \
                  takes the seed (arena games referee)",
-                self.setup.seed,
+                java_seed(self.setup.seed),
                 self.setup.params.text("seed_form")
             ));
         }

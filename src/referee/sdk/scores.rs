@@ -5,7 +5,7 @@
 #[derive(Debug, PartialEq)]
 pub struct Printed {
     pub scores: Vec<i64>,
-    pub seed: Option<u64>,
+    pub seed: Option<i64>,
 }
 
 /// Read `players` scores from the referee's output: for each player in turn, the next line that
@@ -29,7 +29,7 @@ pub fn read(lines: &[String], players: usize) -> Result<Printed, String> {
                 scores.push(score);
             }
         } else if let Some(n) = text.strip_prefix("seed=") {
-            seed = seed.or(n.trim().parse::<u64>().ok());
+            seed = seed.or(n.trim().parse::<i64>().ok());
         }
     }
     match scores.len() {
