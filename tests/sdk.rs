@@ -418,7 +418,7 @@ fn a_relay_killed_mid_game_voids_the_game_and_nothing_outlives_it() {
         c.script("player.py", "late 3 2500"),
         c.script("starter.py", ""),
     ];
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("arena"))
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("arena"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("TMPDIR", c.path())
         .args([
