@@ -250,6 +250,10 @@ pub struct CheckArgs {
     /// removed afterwards).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Play against this bot instead of the game's built-in bots (or, for a referee's game,
+    /// instead of itself): a contest's starter bot, say.
+    #[arg(long, value_name = "BOT")]
+    pub against: Option<String>,
 }
 
 /// What a match is played with, as `duel` and `check` both take it.
@@ -413,6 +417,7 @@ impl CheckArgs {
             channel: self.channel.into(),
             seed: self.seed,
             out: self.out,
+            against: self.against,
         })
     }
 }

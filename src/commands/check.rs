@@ -26,6 +26,8 @@ pub struct Options {
     pub channel: Channel,
     pub seed: Option<u64>,
     pub out: Option<PathBuf>,
+    /// The opponent, instead of the built-in bots (or the bot itself).
+    pub against: Option<String>,
 }
 
 /// Lines of the bot's stderr quoted for a failure.
@@ -79,10 +81,18 @@ pub async fn run(args: Options) -> Result<()> {
     std::fs::create_dir_all(&logs).map_err(Error::io(format!("creating {}", logs.display())))?;
     let line_up = line_up(game, args.players)?;
     let games = args.games.unwrap_or((line_up.len() as u32).max(4)) as usize;
+    let opponent = match &args.against {
+        Some(text) => Some(
+            BotSpec::for_game(text, &base, Channel::Stdio, game)
+                .map_err(|e| Error::Usage(format!("--against ({text}): {e}")))?,
+        ),
+        None => None,
+    };
     // A game with no built-in bots (a referee program's) is played against the bot itself.
-    let against = match game.builtins {
-        [] => "itself",
-        _ => "the built-in bots",
+    let against = match (&args.against, game.builtins) {
+        (Some(text), _) => text.as_str(),
+        (None, []) => "itself",
+        (None, _) => "the built-in bots",
     };
     eprintln!(
         "arena: checking {} at {}: {games} game(s) against {against}, seed {seed}",
@@ -91,6 +101,7 @@ pub async fn run(args: Options) -> Result<()> {
     let check = Check {
         args: &args,
         bot,
+        opponent,
         seed,
         logs,
         line_up,
@@ -113,6 +124,8 @@ pub async fn run(args: Options) -> Result<()> {
 struct Check<'a> {
     args: &'a Options,
     bot: BotSpec,
+    /// `--against`: the opponent of every game.
+    opponent: Option<BotSpec>,
     seed: u64,
     logs: PathBuf,
     /// The players and the bot's seat of the games before the built-ins change.
@@ -149,18 +162,25 @@ impl Check<'_> {
             ref referee,
         } = self.args.matched;
         let (n, seat) = self.line_up[i % self.line_up.len()];
-        let builtin = (!game.builtins.is_empty())
+        let builtin = (!game.builtins.is_empty() && self.opponent.is_none())
             .then(|| game.builtins[(i / self.line_up.len()) % game.builtins.len()].0);
-        let opponent = match builtin {
-            None => self.bot.clone(),
-            Some(name) => {
+        let opponent = match (&self.opponent, builtin) {
+            (Some(bot), _) => bot.clone(),
+            (None, None) => self.bot.clone(),
+            (None, Some(name)) => {
                 BotSpec::parse(&format!("builtin:{name}"), Path::new("."), Channel::Stdio)
                     .expect("a built-in parses")
             }
         };
-        let opponent_name = builtin.map_or("itself".to_string(), |b| format!("builtin:{b}"));
+        let against = self.opponent.as_ref().map(|b| b.command.default_name());
+        let opponent_name = match (&against, builtin) {
+            (Some(name), _) => name.clone(),
+            (None, Some(b)) => format!("builtin:{b}"),
+            (None, None) => "itself".to_string(),
+        };
         let default = self.bot.command.default_name();
-        let names = names(&self.bot, builtin.unwrap_or(&default), n, seat);
+        let other = against.as_deref().or(builtin).unwrap_or(&default);
+        let names = names(&self.bot, other, n, seat);
         let players = || {
             Seat::all(n)
                 .zip(&names)
