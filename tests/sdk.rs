@@ -631,3 +631,34 @@ fn spec_mistakes_name_the_line() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("protocol is said in [referee]"), "{stderr}");
 }
+
+#[test]
+fn check_plays_a_bot_against_the_contests_starter_bot() {
+    let c = Contest::new();
+    let output = arena()
+        .env("TMPDIR", c.path())
+        .args(["check", &c.script("greedy.py", "")])
+        .args(["--against", &c.script("starter.py", "")])
+        .args(["--referee", &c.referee(""), "--referee-protocol", "sdk"])
+        .args(["--games", "2", "--timeout", "0.5"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("game 1 vs starter (you played first): won"), "{stdout}");
+    assert!(stdout.contains("game 2 vs starter (you played second): won"), "{stdout}");
+    // A bot the referee disqualifies is told why.
+    let output = arena()
+        .env("TMPDIR", c.path())
+        .args(["check", &c.script("player.py", "invalid 2")])
+        .args(["--against", &c.script("starter.py", "")])
+        .args(["--referee", &c.referee(""), "--referee-protocol", "sdk"])
+        .args(["--games", "1", "--timeout", "0.5"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("answered '99' at move 2"), "{stdout}");
+    c.assert_nothing_left();
+}

@@ -188,10 +188,12 @@ impl Params {
     }
 }
 
-/// Each choice's value in records written before it existed: (name, value).
+/// Each choice's value in records written before it existed, and each text's (its default):
+/// (name, value).
 pub fn before_values(specs: &[ParamSpec]) -> impl Iterator<Item = (&'static str, &'static str)> {
     specs.iter().filter_map(|spec| match spec.kind {
         ParamKind::Choice { before, .. } => Some((spec.name, before)),
+        ParamKind::Text { default } => Some((spec.name, default)),
         _ => None,
     })
 }
