@@ -662,3 +662,23 @@ fn check_plays_a_bot_against_the_contests_starter_bot() {
     assert!(stdout.contains("answered '99' at move 2"), "{stdout}");
     c.assert_nothing_left();
 }
+
+#[test]
+fn sandboxed_bots_play_under_an_sdk_referee() {
+    // The referee (the organiser's) runs outside; its relays reach bots arena sandboxed.
+    let c = Contest::new();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(c.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    for f in ["greedy.py", "starter.py"] {
+        std::fs::set_permissions(c.path().join(f), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let bots = [
+        format!("/usr/bin/python3 {}/greedy.py", c.path().display()),
+        format!("/usr/bin/python3 {}/starter.py", c.path().display()),
+    ];
+    let (records, stderr, code) = c.play(&bots, "", &["--games", "2", "--sandbox"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(records[0]["scores"], serde_json::json!([1.0, 0.0]), "{}", records[0]);
+    assert_eq!(records[1]["scores"], serde_json::json!([0.0, 1.0]), "{}", records[1]);
+    c.assert_nothing_left();
+}
