@@ -464,7 +464,15 @@ impl Table<'_> {
                         return referee;
                     }
                     // It ended (its output closed, or its process exited): the game is over.
-                    _ => return referee,
+                    // What the relays reported meanwhile still says who was run.
+                    _ => {
+                        while let Ok(msg) = inbox.try_recv() {
+                            if !matches!(msg, Relayed::Input(..)) {
+                                self.relayed(msg).await;
+                            }
+                        }
+                        return referee;
+                    }
                 },
             }
         }
