@@ -646,8 +646,14 @@ fn check_plays_a_bot_against_the_contests_starter_bot() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
-    assert!(stdout.contains("game 1 vs starter (you played first): won"), "{stdout}");
-    assert!(stdout.contains("game 2 vs starter (you played second): won"), "{stdout}");
+    assert!(
+        stdout.contains("game 1 vs starter (you played first): won"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("game 2 vs starter (you played second): won"),
+        "{stdout}"
+    );
     // A bot the referee disqualifies is told why.
     let output = arena()
         .env("TMPDIR", c.path())
@@ -678,7 +684,17 @@ fn sandboxed_bots_play_under_an_sdk_referee() {
     ];
     let (records, stderr, code) = c.play(&bots, "", &["--games", "2", "--sandbox"]);
     assert_eq!(code, Some(0), "{stderr}");
-    assert_eq!(records[0]["scores"], serde_json::json!([1.0, 0.0]), "{}", records[0]);
-    assert_eq!(records[1]["scores"], serde_json::json!([0.0, 1.0]), "{}", records[1]);
+    assert_eq!(
+        records[0]["scores"],
+        serde_json::json!([1.0, 0.0]),
+        "{}",
+        records[0]
+    );
+    assert_eq!(
+        records[1]["scores"],
+        serde_json::json!([0.0, 1.0]),
+        "{}",
+        records[1]
+    );
     c.assert_nothing_left();
 }

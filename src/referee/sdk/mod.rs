@@ -33,6 +33,9 @@ use crate::games::{
     Cause, Fault, FaultKind, Framing, Game, Outbox, Places, Ranking, Reason, Seat, Seats, Step,
 };
 
+/// Reads of the relays not yet relayed: beyond, the relays wait.
+const RELAYED_BACKLOG: usize = 64;
+
 /// Whether a referee was seen to ignore its seed: said once a run, not for every game.
 static SEED_WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -118,7 +121,8 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
         Ok(r) => r,
         Err(e) => return Err(not_set_up(e, log)),
     };
-    let (events, inbox) = mpsc::unbounded_channel();
+    // Bounded: a referee writing faster than a bot reads is held back, not buffered in arena.
+    let (events, inbox) = mpsc::channel(RELAYED_BACKLOG);
     let mut listeners = Vec::new();
     for i in 0..n {
         match UnixListener::bind(rendezvous.socket(i)) {
@@ -271,12 +275,12 @@ enum Relayed {
 
 /// Accept the seat's relay, then pass on what the referee writes to it. Any later connection
 /// is refused: a seat has one player.
-async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedSender<Relayed>) {
+async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::Sender<Relayed>) {
     let Ok((stream, _)) = listener.accept().await else {
         return;
     };
     let (mut read, write) = stream.into_split();
-    if events.send(Relayed::Connected(seat, write)).is_err() {
+    if events.send(Relayed::Connected(seat, write)).await.is_err() {
         return;
     }
     let mut buf = vec![0u8; 64 * 1024];
@@ -285,7 +289,7 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedS
             got = read.read(&mut buf) => match got {
                 Ok(0) | Err(_) => break,
                 Ok(k) => {
-                    if events.send(Relayed::Input(seat, buf[..k].to_vec())).is_err() {
+                    if events.send(Relayed::Input(seat, buf[..k].to_vec())).await.is_err() {
                         return;
                     }
                 }
@@ -293,12 +297,12 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedS
             again = listener.accept() => {
                 if let Ok((other, _)) = again {
                     drop(other);
-                    let _ = events.send(Relayed::Again(seat));
+                    let _ = events.send(Relayed::Again(seat)).await;
                 }
             }
         }
     }
-    let _ = events.send(Relayed::Ended(seat));
+    let _ = events.send(Relayed::Ended(seat)).await;
 }
 
 /// One seat: its bot, its relay, and its turn as arena saw it.
@@ -396,7 +400,7 @@ impl Table<'_> {
     async fn play(
         &mut self,
         mut referee: Connection,
-        mut inbox: mpsc::UnboundedReceiver<Relayed>,
+        mut inbox: mpsc::Receiver<Relayed>,
     ) -> Connection {
         let program = self.setup.referee.as_ref().expect("an SDK game has its referee");
         let mut quiet_since = Instant::now();
@@ -519,6 +523,11 @@ impl Table<'_> {
             let line: Vec<u8> = state.partial.drain(..=end).collect();
             self.log
                 .sent(seat, String::from_utf8_lossy(&line[..end]).trim_end_matches('\r'));
+        }
+        // A line without its end is logged once it is as long as a line may be, not kept.
+        if state.partial.len() > setup.limits.max_line {
+            self.log.sent(seat, &String::from_utf8_lossy(&state.partial));
+            state.partial.clear();
         }
         if self.awaited != Some(seat) && !setup.ponder {
             for (other, s) in Seat::all(self.seats.len()).zip(self.seats.iter_mut()) {
