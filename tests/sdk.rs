@@ -698,3 +698,47 @@ fn sandboxed_bots_play_under_an_sdk_referee() {
     );
     c.assert_nothing_left();
 }
+
+#[test]
+fn shards_of_a_run_merge_into_its_results_folder() {
+    let c = Contest::new();
+    let spec = spec(&c, "");
+    let mut folders = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let out = c.path().join(format!("shard{}", &shard[..1]));
+        let output = arena()
+            .env("TMPDIR", c.path())
+            .arg("run")
+            .arg(&spec)
+            .args(["--shard", shard, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        folders.push(out);
+    }
+    let merged = c.path().join("merged");
+    let output = arena()
+        .arg("ratings")
+        .arg(folders[0].join("games.csv"))
+        .arg(folders[1].join("games.csv"))
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(games(&merged).len(), 6);
+    let standings = std::fs::read_to_string(merged.join("standings.csv")).unwrap();
+    assert_eq!(standings.lines().count(), 4, "{standings}");
+    c.assert_nothing_left();
+}
