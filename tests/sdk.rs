@@ -27,6 +27,8 @@ impl Contest {
             ("bots/sdk/greedy.py", "greedy.py"),
             ("bots/sdk/starter.py", "starter.py"),
             ("tests/bots/sdk/player.py", "player.py"),
+            ("tests/bots/sdk/spy.py", "spy.py"),
+            ("tests/bots/sdk/watch.py", "watch.py"),
         ] {
             std::fs::copy(root.join(from), dir.path().join(to)).unwrap();
         }
@@ -740,5 +742,23 @@ fn shards_of_a_run_merge_into_its_results_folder() {
     assert_eq!(games(&merged).len(), 6);
     let standings = std::fs::read_to_string(merged.join("standings.csv")).unwrap();
     assert_eq!(standings.lines().count(), 4, "{standings}");
+    c.assert_nothing_left();
+}
+
+#[test]
+fn no_bot_thinks_while_the_referee_waits_for_another() {
+    let c = Contest::new();
+    let dir = c.path().display().to_string();
+    let bots = [c.script("spy.py", &dir), c.script("watch.py", &dir)];
+    let r = c.one(&bots, "", &["--timeout", "0.5"]);
+    assert_eq!(r["reason"], "normal", "{r}");
+    let watched = std::fs::read_to_string(c.path().join("watched")).unwrap();
+    let ticks: Vec<u64> = watched.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(ticks.len(), 6, "one look a turn of the watcher: {watched}");
+    // A spinner let run would take its 10 ticks of the 100 ms; held, none.
+    assert!(
+        ticks.iter().all(|&t| t == 0),
+        "the spinner ran while not asked: {ticks:?}"
+    );
     c.assert_nothing_left();
 }
