@@ -371,11 +371,15 @@ fn memory_parked_outside_the_address_space_is_held_or_named() {
             assert!(r.get("faulted").is_none(), "{case}");
         }
     }
-    if !is_root() {
-        eprintln!("not root: a memory controller's hold on a memfd is tested as root (CI) only");
-        return;
-    }
-    // Run as root, a memory controller holds it: the memfd is the bot's memory.
+}
+
+/// Run as root, a memory controller holds the limit: memory a bot parks in a memfd is its
+/// memory, and the bot is killed by the kernel and loses by `memory`.
+#[test]
+#[ignore = "needs root: CI runs it as root (cargo test -- --include-ignored)"]
+fn a_memory_controller_holds_memory_parked_in_a_memfd() {
+    require_root();
+    let marker = format!("{}", std::process::id());
     let dir = readable_tempdir();
     let bot = readable_bot(
         dir.path(),

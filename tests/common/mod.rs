@@ -136,6 +136,16 @@ pub fn is_root() -> bool {
     nix::unistd::geteuid().is_root()
 }
 
+/// For a test that needs root: such a test is marked `#[ignore = "needs root..."]`, listed as
+/// ignored by a plain `cargo test`, and run by CI as root with `-- --include-ignored`. Run
+/// without root, it fails: it never passes having checked nothing.
+pub fn require_root() {
+    assert!(
+        is_root(),
+        "this test needs root: run it as root (CI runs `cargo test -- --include-ignored` as root)"
+    );
+}
+
 /// What an arena from before settings were kept wrote as run.json: no settings, for the
 /// tournament or its bots.
 pub fn as_before_settings(out: &Path) {
