@@ -388,3 +388,168 @@ fn summary_text(summary: &serde_json::Value) -> String {
         _ => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::frames::{GameView, game_view};
+    use crate::games::picture::Board;
+
+    const HEADER: &str = r#"{"header":{"game":"referee","params":{"protocol":"sdk","seed":"send","seed_form":"-d seed={seed}"},"seed":1,"players":[{"name":"a","bot":"a"},{"name":"b","bot":"b"}],"start":"","start_ms":0,"timeout":0.05,"startup_timeout":1.0,"arena":"0","referee":{"command":"r","argv":["r"],"timeout":10.0,"startup_timeout":30.0,"max_turns":100,"max_line":65536}}}"#;
+
+    /// Two turns each: a answers, b answers late on its second turn, a crashes on its third.
+    const ENTRIES: &str = r#"{"t":1000,"to":0,"line":"2 0"}
+{"t":1100,"to":0,"line":"5 5"}
+{"t":301000,"from":0,"line":"1"}
+{"t":302000,"to":1,"line":"2 1"}
+{"t":302100,"to":1,"line":"0 5"}
+{"t":402000,"from":1,"line":"0"}
+{"t":403000,"to":0,"line":"0 0"}
+{"t":403500,"from":0,"line":"0"}
+{"t":404000,"to":1,"line":"0 0"}
+{"t":484000,"from":1,"line":"1"}
+{"t":485000,"to":0,"line":"0 0"}
+{"t":490000,"fault":0,"kind":"crash","detail":"exited with status 3 at move 3","cause":{"exited":{"status":3}},"at_move":3}
+{"t":500000,"referee":"-1"}
+{"t":500100,"referee":"5"}
+{"t":510000,"exit":1,"status":"exited with status 0"}
+"#;
+
+    fn view_of(dir: &std::path::Path, log: &str, sdk: Option<&[u8]>) -> GameView {
+        let path = dir.join("game-1.jsonl");
+        std::fs::write(&path, log).unwrap();
+        let sdk_path = dir.join("game-1.sdk.json");
+        let _ = std::fs::remove_file(&sdk_path);
+        if let Some(bytes) = sdk {
+            std::fs::write(&sdk_path, bytes).unwrap();
+        }
+        game_view(&path, |p| p.exists()).unwrap()
+    }
+
+    fn rows(view: &GameView) -> Vec<Vec<String>> {
+        view.frames
+            .iter()
+            .filter_map(|f| match &f.picture.board {
+                Board::Table { row, .. } => row.clone(),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_turn_is_an_input_and_its_answer_timed_by_the_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let view = view_of(dir.path(), &format!("{HEADER}\n{ENTRIES}"), None);
+        let text = |r: &[&str]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            rows(&view),
+            [
+                text(&["1", "a (seat 0)", "2 0\n5 5", "1", "300.0"]),
+                text(&["2", "b (seat 1)", "2 1\n0 5", "0", "100.0"]),
+                text(&["3", "a (seat 0)", "0 0", "0", "0.5"]),
+                text(&["4", "b (seat 1)", "0 0", "1", "80.0"]),
+                text(&["5", "a (seat 0)", "0 0", "", ""]),
+            ]
+        );
+        let captions: Vec<&str> = view.frames.iter().map(|f| f.caption.as_str()).collect();
+        assert_eq!(captions[0], "start");
+        assert_eq!(captions[1], "turn 1: a (seat 0) answered in 300.0 ms");
+        assert_eq!(
+            captions[5],
+            "turn 5: a (seat 0) did not answer  ·  a failed (crash): exited with status 3 at \
+             move 3"
+        );
+        assert_eq!(captions[6], "referee: -1  ·  referee: 5");
+        assert_eq!(view.frames.len(), 7);
+        // The first turn has its second; every other, the SDK's 50 ms.
+        assert!(view.frames[1].picture.notes.is_empty());
+        assert_eq!(
+            view.frames[4].picture.notes,
+            ["late: 80.0 ms, past the 50 ms the referee allows"]
+        );
+        assert_eq!(view.frames[4].ms, 484);
+        assert_eq!(
+            view.failures,
+            ["a failed (crash): exited with status 3 at move 3"]
+        );
+        assert!(!view.sdk_log && view.late_notes.is_empty());
+    }
+
+    #[test]
+    fn a_log_cut_short_still_shows_its_last_turn_and_unasked_lines_are_their_own_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let cut = r#"{"t":1000,"to":0,"line":"2 0"}
+{"t":2000,"from":1,"line":"9"}
+{"t":3000,"to":0,"line":"2 0"}
+"#;
+        let view = view_of(dir.path(), &format!("{HEADER}\n{cut}"), None);
+        let rows = rows(&view);
+        assert_eq!(rows.len(), 3, "{rows:?}");
+        assert_eq!(rows[1][0], "", "no turn: no input asked for it");
+        assert_eq!(rows[1][3], "9");
+        assert_eq!(view.frames[2].caption, "b (seat 1) wrote a line no input asked for");
+        assert_eq!(rows[2][0], "2");
+    }
+
+    #[test]
+    fn the_sdk_logs_summaries_go_to_their_turns_and_a_bad_sdk_log_is_said_not_fatal() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = format!("{HEADER}\n{ENTRIES}");
+        let sdk = br#"{"gameResult":{"summaries":["start-up","","b thinks",["two","lines"],"",{"x":1},"beyond"],"views":["a"]}}"#;
+        let view = view_of(dir.path(), &log, Some(sdk));
+        assert!(view.sdk_log);
+        let notes: Vec<(usize, Vec<String>)> = view.late_notes.into_iter().collect();
+        assert_eq!(
+            notes,
+            [
+                (2, vec!["summary: b thinks".to_string()]),
+                (3, vec!["summary: two\nlines".to_string()]),
+            ]
+        );
+
+        for (bytes, why) in [
+            (&b"{\"gameResult\": [1"[..], "not its JSON"),
+            (&b"{\"summaries\":[]}"[..], "not its JSON"),
+        ] {
+            let view = view_of(dir.path(), &log, Some(bytes));
+            let note = &view.late_notes[&0][0];
+            assert!(note.starts_with("the SDK log is not shown: "), "{note}");
+            assert!(note.contains(why), "{note}");
+            assert_eq!(view.frames.len(), 7, "the game is shown all the same");
+        }
+
+        // Too big to read: said, not read.
+        let sdk_path = dir.path().join("game-1.sdk.json");
+        let view = view_of(dir.path(), &log, Some(b"{}"));
+        std::fs::File::options()
+            .write(true)
+            .open(&sdk_path)
+            .unwrap()
+            .set_len(super::MOST_SDK_LOG + 1)
+            .unwrap();
+        let path = dir.path().join("game-1.jsonl");
+        let big = game_view(&path, |p| p.exists()).unwrap();
+        assert!(big.late_notes[&0][0].contains("more than the 64 MiB read"));
+        drop(view);
+
+        // A link is not followed (the page may be published), nor is a FIFO waited on.
+        std::fs::remove_file(&sdk_path).unwrap();
+        let secret = dir.path().join("secret.json");
+        std::fs::write(&secret, br#"{"gameResult":{"summaries":["","secret"]}}"#).unwrap();
+        std::os::unix::fs::symlink(&secret, &sdk_path).unwrap();
+        let linked = game_view(&path, |p| p.exists()).unwrap();
+        let said = format!("{:?}", linked.late_notes);
+        assert!(!said.contains("secret\""), "{said}");
+        assert!(linked.late_notes.contains_key(&0), "{said}");
+        std::fs::remove_file(&sdk_path).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &sdk_path,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let fifo = game_view(&path, |p| p.exists()).unwrap();
+        assert!(fifo.late_notes[&0][0].contains("not a regular file"));
+    }
+}
