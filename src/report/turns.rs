@@ -132,7 +132,8 @@ impl Turns {
             (k, None) => format!("turn {k}: {who} did not answer"),
         };
         let mut notes = Vec::new();
-        if let Some(ms) = took.filter(|&ms| turn.number > 0 && ms > turn.limit_ms) {
+        let late = took.filter(|&ms| turn.number > 0 && ms > turn.limit_ms);
+        if let Some(ms) = late {
             notes.push(format!(
                 "late: {ms:.1} ms, past the {} ms the referee allows",
                 turn.limit_ms
@@ -150,7 +151,11 @@ impl Turns {
             who,
             turn.input.join("\n"),
             turn.answer.join("\n"),
-            took.map(|ms| format!("{ms:.1}")).unwrap_or_default(),
+            match (took, late) {
+                (_, Some(ms)) => format!("{ms:.1} late"),
+                (Some(ms), None) => format!("{ms:.1}"),
+                (None, None) => String::new(),
+            },
         ];
         if turn.number > 0 {
             self.turn_frames.push(self.frames);
@@ -446,7 +451,7 @@ mod tests {
                 text(&["1", "a (seat 0)", "2 0\n5 5", "1", "300.0"]),
                 text(&["2", "b (seat 1)", "2 1\n0 5", "0", "100.0"]),
                 text(&["3", "a (seat 0)", "0 0", "0", "0.5"]),
-                text(&["4", "b (seat 1)", "0 0", "1", "80.0"]),
+                text(&["4", "b (seat 1)", "0 0", "1", "80.0 late"]),
                 text(&["5", "a (seat 0)", "0 0", "", ""]),
             ]
         );
