@@ -557,4 +557,27 @@ mod tests {
         let fifo = game_view(&path, |p| p.exists()).unwrap();
         assert!(fifo.late_notes[&0][0].contains("not a regular file"));
     }
+
+    #[test]
+    fn an_sdk_game_packs_the_same_from_its_file_and_from_pieces_as_played() {
+        use super::super::pack::Packer;
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("game-1.jsonl");
+        let text = format!("{HEADER}\n{ENTRIES}");
+        std::fs::write(&log, &text).unwrap();
+        std::fs::write(
+            dir.path().join("game-1.sdk.json"),
+            r#"{"gameResult":{"summaries":["","","b thinks"]}}"#,
+        )
+        .unwrap();
+        let whole = Packer::file(&log, |p| p.exists());
+        assert!(!whole.starts_with('!'), "{whole}");
+        for cut in [1, 13, 4096] {
+            let mut p = Packer::new(&log);
+            for piece in text.as_bytes().chunks(cut) {
+                p.bytes(piece);
+            }
+            assert_eq!(p.finish(|p| p.exists()), whole, "pieces of {cut} bytes");
+        }
+    }
 }
