@@ -1,6 +1,7 @@
 //! A game log turned into what the report's viewer steps through: the picture after every move,
 //! rebuilt by replaying the log through the same judge the referee used, so the viewer shows
-//! exactly the game that was played without the log having to carry boards.
+//! exactly the game that was played without the log having to carry boards. An SDK referee's
+//! game has no rules in arena to replay: its frames are its logged turns (`turns.rs`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
