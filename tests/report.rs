@@ -645,3 +645,160 @@ fn a_forged_folder_makes_the_report_read_nothing_outside_it() {
     symlink(&csv, other.join("games.csv")).unwrap();
     refused("games.csv", "it");
 }
+
+/// A pods tournament of Gem Heist, four players a game under an SDK referee (bots/sdk), two of
+/// them failing: the standings as for any game, and a viewer that steps through the game turn
+/// by turn (what the referee wrote a seat, the answer, its time), with the SDK log's summaries
+/// on the turns they belong to and a link to that log.
+#[test]
+fn an_sdk_referees_game_is_shown_turn_by_turn_with_its_summaries_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sdk = |script: &str| root.join("bots/sdk").join(script).display().to_string();
+    let player = root.join("tests/bots/sdk/player.py").display().to_string();
+    let spec = dir.path().join("gems.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            r#"name = "gem-heist"
+format = "pods"
+games_per_bot = 1
+seed = 5
+
+[referee]
+command = "python3 {referee}"
+protocol = "sdk"
+players = 4
+
+[[bot]]
+name = "greedy"
+command = "python3 {greedy}"
+
+[[bot]]
+name = "starter"
+command = "python3 {starter}"
+
+[[bot]]
+name = "crasher"
+command = "python3 {player} crash 3"
+
+[[bot]]
+name = "cheat"
+command = "python3 {player} invalid 2"
+"#,
+            referee = sdk("referee.py"),
+            greedy = sdk("greedy.py"),
+            starter = sdk("starter.py"),
+        ),
+    )
+    .unwrap();
+    let out = run_into(&spec, dir.path());
+    let page = out.join("report.html");
+    let (data, packed) = page_data(&page);
+    assert_eq!(
+        data["games"].as_array().unwrap().len(),
+        1,
+        "one pod of four"
+    );
+    let view = unpack(&packed[0]);
+    let frames = view["frames"].as_array().unwrap();
+    let turns = frames
+        .iter()
+        .filter(|f| !f["picture"]["board"]["row"].is_null())
+        .count();
+    let plies = data["games"][0][5].as_u64().unwrap() as usize;
+    assert_eq!(turns, plies, "a frame per turn the referee asked");
+
+    let b = Browser::start();
+    b.goto(&url(&page));
+    b.wait_for("document.body.dataset.ready === 'true'", "the page to draw");
+    assert_eq!(b.count("#standings-table tbody tr"), 4);
+    let standings = csv_rows(&out.join("standings.csv"));
+    assert_eq!(
+        b.text("#standings-table tbody tr:first-child td.bot"),
+        standings[0][1].to_string()
+    );
+
+    b.script("location.hash = '#game-1'; return 0;");
+    b.wait_for(
+        "!document.getElementById('v-controls').hidden && document.querySelector('#v-board table.rounds')",
+        "the viewer to open",
+    );
+    let href = b.attr("#v-sdk-log", "href").expect("a link to the SDK log");
+    assert!(href.ends_with(".sdk.json"), "{href}");
+    let relative = href.rsplit_once("/logs/").map_or(href.as_str(), |(_, f)| f);
+    let relative = relative.strip_prefix("logs/").unwrap_or(relative);
+    assert!(
+        out.join("logs").join(relative).is_file(),
+        "the link names the SDK log beside arena's: {href}"
+    );
+    assert!(b.text("#v-title").contains("crasher failed (crash)"));
+
+    // The first turn: seat 0 was told the players and its seat, then the gems and the scores.
+    b.click("#v-next");
+    let cells = |css: &str| -> Vec<String> {
+        b.script(&format!(
+            "return Array.from(document.querySelectorAll('{css}')).map((c) => c.textContent);"
+        ))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+    };
+    let heads = cells("#v-board table.rounds th");
+    assert_eq!(heads, ["turn", "seat", "input", "answer", "ms"]);
+    let first = cells("#v-board table.rounds tr.current td");
+    assert_eq!(first[0], "1");
+    assert!(first[1].ends_with("(seat 0)"), "{first:?}");
+    assert_eq!(first[2].lines().next(), Some("4 0"), "{first:?}");
+    assert_eq!(first[2].lines().count(), 3, "{first:?}");
+    assert!(!first[3].is_empty(), "an answer: {first:?}");
+    // "late" follows the time of an answer past the SDK's deadline.
+    let ms: f64 = first[4]
+        .trim_end_matches(" late")
+        .parse()
+        .expect("the answer's time in ms");
+    assert!(ms > 0.0, "{first:?}");
+    assert!(
+        b.text("#v-caption")
+            .starts_with(&format!("turn 1: {} answered in", first[1])),
+        "{}",
+        b.text("#v-caption")
+    );
+
+    // Step to the end with the keys, gathering what each turn's notes and caption said.
+    let mut notes = Vec::new();
+    let mut captions = Vec::new();
+    while b.enabled("#v-next") {
+        b.press(browser::ARROW_RIGHT);
+        notes.push(b.text("#v-notes"));
+        captions.push(b.text("#v-caption"));
+        if notes.last().unwrap().contains("invalid action") {
+            b.screenshot(&artifact("tournament-sdk-summary.png"));
+        }
+        assert!(notes.len() <= frames.len(), "the next key never stops");
+    }
+    let said = |what: &str, all: &[String]| all.iter().any(|t| t.contains(what));
+    assert!(
+        said("invalid action: 99", &notes),
+        "the cheat's summary: {notes:?}"
+    );
+    assert!(said("timeout!", &notes), "the crasher's summary: {notes:?}");
+    assert!(
+        said("did not answer", &captions) && said("crasher failed (crash)", &captions),
+        "{captions:?}"
+    );
+    assert!(
+        said("referee: League level", &captions),
+        "the referee's lines: {captions:?}"
+    );
+    assert_eq!(
+        b.attr("#v-board table.rounds", "data-rows").unwrap(),
+        turns.to_string()
+    );
+    let stderr =
+        b.text("#v-err-0") + &b.text("#v-err-1") + &b.text("#v-err-2") + &b.text("#v-err-3");
+    assert!(stderr.contains("taking gem"), "greedy's stderr: {stderr}");
+    b.screenshot(&artifact("tournament-sdk.png"));
+}

@@ -1,7 +1,9 @@
 //! A game log turned into what the report's viewer steps through: the picture after every move,
 //! rebuilt by replaying the log through the same judge the referee used, so the viewer shows
-//! exactly the game that was played without the log having to carry boards.
+//! exactly the game that was played without the log having to carry boards. An SDK referee's
+//! game has no rules in arena to replay: its frames are its logged turns (`turns.rs`).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
@@ -13,6 +15,8 @@ use crate::games::{Fault, Outbox};
 use crate::referee::Judge;
 use crate::referee::log::{Entry, Header, Recorded, Started, apply};
 use crate::referee::stderr_path;
+
+use super::turns::Turns;
 
 /// The most of a bot's stderr the report carries per game; the file beside the log has it all.
 pub const STDERR_TAIL: usize = 8 * 1024;
@@ -39,9 +43,15 @@ pub struct GameView {
     pub referee_stderr: Option<String>,
     /// Who failed and how (`FrameMaker::failures`), for the header.
     pub failures: Vec<String>,
+    /// Notes known only once the game is over, by frame (`FrameMaker::late_notes`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub late_notes: BTreeMap<usize, Vec<String>>,
+    /// Whether the game has an SDK referee's own log beside arena's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sdk_log: bool,
 }
 
-fn quote(line: &str) -> String {
+pub(super) fn quote(line: &str) -> String {
     if line.len() <= MAX_QUOTE {
         return line.to_string();
     }
@@ -78,21 +88,33 @@ fn stderr_tail(path: &Path) -> String {
 }
 
 /// `who` failed, in the viewer's words: `bob failed (timeout): timed out at move 3 ...`.
-fn failure(who: &str, fault: &Fault) -> String {
+pub(super) fn failure(who: &str, fault: &Fault) -> String {
     format!("{who} failed ({}): {}", fault.kind.as_str(), fault.detail)
 }
 
 /// A game log's frames, made line by line as the log is read or written: the start, then one
 /// frame whenever the board changed or a seat failed.
 pub struct FrameMaker {
-    start_ms: u64,
     names: Vec<String>,
+    last: Frame,
+    referee: bool,
+    how: How,
+}
+
+/// How the frames are made.
+enum How {
+    /// By replaying the log through the game's rules.
+    Judged(Box<Judged>),
+    /// From the turns the log records: an SDK referee's game, whose rules arena does not hold.
+    Turns(Box<Turns>),
+}
+
+struct Judged {
+    start_ms: u64,
     judge: Judge,
     out: Outbox,
     /// The lines said since the last frame.
     said: Vec<String>,
-    last: Frame,
-    referee: bool,
 }
 
 impl FrameMaker {
@@ -103,6 +125,15 @@ impl FrameMaker {
             judge,
             mut out,
         } = Started::new(path, header)?;
+        let referee = header.referee.is_some();
+        if super::turns::is_sdk(header) {
+            return Ok(FrameMaker {
+                names,
+                last: Turns::start(),
+                referee,
+                how: How::Turns(Box::new(Turns::new(header))),
+            });
+        }
         out.msgs.clear();
         let last = Frame {
             picture: judge.game().picture(),
@@ -110,25 +141,29 @@ impl FrameMaker {
             ms: 0,
         };
         Ok(FrameMaker {
-            start_ms: header.start_ms,
             names,
-            judge,
-            out,
-            said: Vec::new(),
             last,
-            referee: header.referee.is_some(),
+            referee,
+            how: How::Judged(Box::new(Judged {
+                start_ms: header.start_ms,
+                judge,
+                out,
+                said: Vec::new(),
+            })),
         })
     }
 
     /// Who failed so far and how, in the words of the frames' captions: each seat that failed,
     /// then the referee program if it did (for the viewer's header).
     pub fn failures(&self) -> Vec<String> {
+        let judged = match &self.how {
+            How::Judged(judged) => judged,
+            How::Turns(turns) => return turns.failures(),
+        };
+        let judge = &judged.judge;
         let seats = Seat::all(self.players())
-            .filter_map(|s| self.judge.fault_of(s).map(|f| failure(&self.names[s], f)));
-        let referee = self
-            .judge
-            .referee_fault()
-            .map(|f| failure("the referee", f));
+            .filter_map(|s| judge.fault_of(s).map(|f| failure(&self.names[s], f)));
+        let referee = judge.referee_fault().map(|f| failure("the referee", f));
         seats.chain(referee).collect()
     }
 
@@ -142,58 +177,46 @@ impl FrameMaker {
         &self.last
     }
 
-    /// Take the log's next entry; returns the frame it makes, if it makes one.
-    pub fn entry(&mut self, entry: &Entry) -> Option<&Frame> {
-        let judge = &mut self.judge;
-        let players = judge.players();
-        let failed: Vec<bool> = Seat::all(players).map(|s| judge.has_failed(s)).collect();
-        let referee_failed = judge.referee_fault().is_some();
-        if !apply(judge, self.start_ms, entry, &mut self.out) {
-            return None;
-        }
-        self.out.msgs.clear();
-        let t = match entry {
-            Entry::Received { t, from, line } => {
-                self.said
-                    .push(format!("{}: {}", self.names[*from], quote(line)));
-                *t
-            }
-            Entry::FromReferee { t, referee } => {
-                self.said.push(format!("referee: {}", quote(referee)));
-                *t
-            }
-            Entry::Fault { t, .. } | Entry::RefereeFault { t, .. } => *t,
-            _ => unreachable!("apply takes only lines and failures"),
+    /// Take the log's next entry; returns the frames it makes (most make none, a judged game's
+    /// at most one).
+    pub fn entry(&mut self, entry: &Entry) -> &[Frame] {
+        let judged = match &mut self.how {
+            How::Judged(judged) => judged,
+            How::Turns(turns) => return turns.entry(entry),
         };
-        let referee_fault = judge.referee_fault().filter(|_| !referee_failed);
-        let newly_failed = Seat::all(players).find(|&s| !failed[s] && judge.has_failed(s));
-        let picture = judge.game().picture();
-        if !picture.differs_from(&self.last.picture)
-            && newly_failed.is_none()
-            && referee_fault.is_none()
-        {
-            return None;
-        }
-        let mut caption = self.said.join("  ·  ");
-        self.said.clear();
-        if let Some((seat, fault)) = newly_failed.and_then(|s| judge.fault_of(s).map(|f| (s, f))) {
-            if !caption.is_empty() {
-                caption.push_str("  ·  ");
+        match judged.entry(&self.names, &self.last, entry) {
+            Some(frame) => {
+                self.last = frame;
+                std::slice::from_ref(&self.last)
             }
-            caption.push_str(&failure(&self.names[seat], fault));
+            None => &[],
         }
-        if let Some(fault) = referee_fault {
-            if !caption.is_empty() {
-                caption.push_str("  ·  ");
-            }
-            caption.push_str(&failure("the referee", fault));
+    }
+
+    /// The frames the log's end completes: none but for a game made of turns, whose last turn
+    /// is complete only once nothing follows.
+    pub fn end(&mut self) -> &[Frame] {
+        match &mut self.how {
+            How::Judged(_) => &[],
+            How::Turns(turns) => turns.end(),
         }
-        self.last = Frame {
-            picture,
-            caption,
-            ms: t / 1000,
+    }
+
+    /// What the frames get only once the game is over, by frame: an SDK referee's summaries,
+    /// from its own log (`has` says whether a file is there).
+    pub fn late_notes(
+        &self,
+        log: &Path,
+        has: impl Fn(&Path) -> bool,
+    ) -> (BTreeMap<usize, Vec<String>>, bool) {
+        let How::Turns(turns) = &self.how else {
+            return (BTreeMap::new(), false);
         };
-        Some(&self.last)
+        let sdk_log = crate::referee::sdk::sdk_log_path(log);
+        if !has(&sdk_log) {
+            return (BTreeMap::new(), false);
+        }
+        (turns.summaries(&sdk_log), true)
     }
 
     /// The end of each seat's stderr, and of a referee program's for a game one played.
@@ -220,6 +243,60 @@ impl FrameMaker {
     }
 }
 
+impl Judged {
+    /// The frame an entry makes, if it makes one: when the board changed or someone failed.
+    fn entry(&mut self, names: &[String], last: &Frame, entry: &Entry) -> Option<Frame> {
+        let judge = &mut self.judge;
+        let players = judge.players();
+        let failed: Vec<bool> = Seat::all(players).map(|s| judge.has_failed(s)).collect();
+        let referee_failed = judge.referee_fault().is_some();
+        if !apply(judge, self.start_ms, entry, &mut self.out) {
+            return None;
+        }
+        self.out.msgs.clear();
+        let t = match entry {
+            Entry::Received { t, from, line } => {
+                self.said.push(format!("{}: {}", names[*from], quote(line)));
+                *t
+            }
+            Entry::FromReferee { t, referee } => {
+                self.said.push(format!("referee: {}", quote(referee)));
+                *t
+            }
+            Entry::Fault { t, .. } | Entry::RefereeFault { t, .. } => *t,
+            _ => unreachable!("apply takes only lines and failures"),
+        };
+        let referee_fault = judge.referee_fault().filter(|_| !referee_failed);
+        let newly_failed = Seat::all(players).find(|&s| !failed[s] && judge.has_failed(s));
+        let picture = judge.game().picture();
+        if !picture.differs_from(&last.picture)
+            && newly_failed.is_none()
+            && referee_fault.is_none()
+        {
+            return None;
+        }
+        let mut caption = self.said.join("  ·  ");
+        self.said.clear();
+        if let Some((seat, fault)) = newly_failed.and_then(|s| judge.fault_of(s).map(|f| (s, f))) {
+            if !caption.is_empty() {
+                caption.push_str("  ·  ");
+            }
+            caption.push_str(&failure(&names[seat], fault));
+        }
+        if let Some(fault) = referee_fault {
+            if !caption.is_empty() {
+                caption.push_str("  ·  ");
+            }
+            caption.push_str(&failure("the referee", fault));
+        }
+        Some(Frame {
+            picture,
+            caption,
+            ms: t / 1000,
+        })
+    }
+}
+
 /// Replay a game log into its frames and stderr.
 pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameView> {
     let bytes = crate::files::read_log_file(log)
@@ -232,16 +309,18 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
     let mut maker = FrameMaker::new(log, &header)?;
     let mut frames = vec![maker.last().clone()];
     for (_, entry) in &entries {
-        if let Some(frame) = maker.entry(entry) {
-            frames.push(frame.clone());
-        }
+        frames.extend_from_slice(maker.entry(entry));
     }
-    let (stderr, referee_stderr) = maker.stderr(log, has_stderr);
+    frames.extend_from_slice(maker.end());
+    let (stderr, referee_stderr) = maker.stderr(log, &has_stderr);
+    let (late_notes, sdk_log) = maker.late_notes(log, &has_stderr);
     Ok(GameView {
         frames,
         stderr,
         referee_stderr,
         failures: maker.failures(),
+        late_notes,
+        sdk_log,
     })
 }
 

@@ -21,6 +21,7 @@ pub mod html;
 pub mod live;
 pub mod logs;
 pub mod pack;
+mod turns;
 
 /// Replace a file at once: write a temporary file beside it, sync, rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {

@@ -99,26 +99,19 @@ impl Packer {
             return Ok(());
         };
         let players = maker.players();
-        if let Some(frame) = maker.entry(&parse_entry(&self.log, n, line, players)?) {
-            self.json.push(b',');
-            frame_json(&mut self.json, frame);
-            if self.json.len() >= PIECE {
-                let z = self.z.get_or_insert_with(encoder);
-                z.write_all(&self.json).expect("writing to memory");
-                self.json.clear();
-            }
-        }
+        let frames = maker.entry(&parse_entry(&self.log, n, line, players)?);
+        add_frames(&mut self.json, &mut self.z, frames);
         Ok(())
     }
 
-    /// The pack: the frames, then the stderr tails (`has_stderr` says whether a file is there;
-    /// most bots write none).
+    /// The pack: the frames, then the stderr tails and the notes known only at the end
+    /// (`has_stderr` says whether a file is there; most bots write none).
     pub fn finish(mut self, has_stderr: impl Fn(&Path) -> bool) -> String {
         if !self.partial.is_empty() {
             let last = std::mem::take(&mut self.partial);
             self.line(&last);
         }
-        let maker = match (self.failed, self.maker) {
+        let mut maker = match (self.failed, self.maker) {
             (Some(e), _) => return unshowable(&e.to_string()),
             (None, Some(maker)) => maker,
             (None, None) => {
@@ -126,8 +119,9 @@ impl Packer {
                 return unshowable(&e.to_string());
             }
         };
-        let (stderr, referee) = maker.stderr(&self.log, has_stderr);
         let mut json = self.json;
+        add_frames(&mut json, &mut self.z, maker.end());
+        let (stderr, referee) = maker.stderr(&self.log, &has_stderr);
         json.extend_from_slice(b"],\"stderr\":");
         serde_json::to_writer(&mut json, &stderr).expect("strings serialise");
         if let Some(referee) = referee {
@@ -136,6 +130,14 @@ impl Packer {
         }
         json.extend_from_slice(b",\"failures\":");
         serde_json::to_writer(&mut json, &maker.failures()).expect("strings serialise");
+        let (late_notes, sdk_log) = maker.late_notes(&self.log, &has_stderr);
+        if !late_notes.is_empty() {
+            json.extend_from_slice(b",\"late_notes\":");
+            serde_json::to_writer(&mut json, &late_notes).expect("notes serialise");
+        }
+        if sdk_log {
+            json.extend_from_slice(b",\"sdk_log\":true");
+        }
         json.push(b'}');
         let bytes = match self.z {
             Some(mut z) => {
@@ -145,6 +147,23 @@ impl Packer {
             None => compress_whole(&json),
         };
         base64::engine::general_purpose::STANDARD.encode(bytes)
+    }
+}
+
+/// Frames after the first, into the JSON, which goes to the compressor past a piece.
+fn add_frames(
+    json: &mut Vec<u8>,
+    z: &mut Option<flate2::write::ZlibEncoder<Vec<u8>>>,
+    frames: &[Frame],
+) {
+    for frame in frames {
+        json.push(b',');
+        frame_json(json, frame);
+    }
+    if json.len() >= PIECE {
+        let z = z.get_or_insert_with(encoder);
+        z.write_all(json).expect("writing to memory");
+        json.clear();
     }
 }
 

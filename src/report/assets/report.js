@@ -310,6 +310,11 @@ async function openGame(id) {
   }
   if (ticket !== opening) return;
   V.view = view; V.viewIndex = 0;
+  // An SDK referee's own log, beside arena's (logs/game-N.sdk.json for logs/game-N.jsonl).
+  if (view.sdk_log) {
+    const href = g[7].replace(/\.jsonl$/, "") + ".sdk.json";
+    $("v-title").insertAdjacentHTML("beforeend", ` · <a id="v-sdk-log" href="${esc(href)}">SDK log</a>`);
+  }
   // How the game was lost, in the header: the last frame's caption says it too, but only there.
   if (view.failures && view.failures.length) {
     $("v-title").insertAdjacentHTML("beforeend", `<br><span id="v-failures" class="failed"></span>`);
@@ -351,7 +356,9 @@ function show(k) {
   $("v-next").disabled = $("v-last").disabled = V.frame === frames.length - 1;
   $("v-caption").textContent = f.caption;
   const notes = $("v-notes");
-  notes.innerHTML = f.picture.notes.map((n) => `<li>${esc(n)}</li>`).join("");
+  // Notes known only once the game was over (an SDK referee's summaries) join the frame's own.
+  const late = (V.view.late_notes && V.view.late_notes[V.frame]) || [];
+  notes.innerHTML = f.picture.notes.concat(late).map((n) => `<li>${esc(n)}</li>`).join("");
   const board = $("v-board");
   board.textContent = "";
   const b = f.picture.board;
@@ -367,7 +374,8 @@ function drawTable(b, frames, upto) {
     const row = frames[k].picture.board.row;
     if (!row) continue;
     rows++;
-    html += `<tr${k === upto ? ` class="current"` : ""}>${row.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`;
+    // A cell of several lines (an SDK referee's input) reads as text, from the left.
+    html += `<tr${k === upto ? ` class="current"` : ""}>${row.map((c) => `<td${c.includes("\n") ? ` class="lines"` : ""}>${esc(c)}</td>`).join("")}</tr>`;
   }
   t.innerHTML = html + "</tbody>";
   t.dataset.rows = rows;
