@@ -69,17 +69,20 @@ fi
 case "$tmp" in *" "*) echo "sdk.sh: the temp folder's path has a space" >&2; exit 1 ;; esac
 
 fast="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto"
+# A turn's deadline of 1 s, not the SDK's 100 ms: on a loaded machine a turn now and then took
+# longer through arena, the player was out and the game ended early. This bench is about speed.
+t="--turns 200 --turn-ms 1000"
 # workload NAME: "GAMES JOBS REFEREE..." (the referee's command, split on spaces)
 workload() {
     case $1 in
-    c1) echo "1 1 $tmp/ref --turns 200" ;;
-    c1long) echo "1 1 $tmp/ref --turns 2000" ;;
-    c20) echo "20 2 $tmp/ref --turns 200" ;;
-    c1sleep) echo "1 1 $tmp/ref --turns 200 --sleep-poll" ;;
-    j1) echo "1 1 java -cp $tmp/ref.jar SdkReferee --turns 200" ;;
-    j1fast) echo "1 1 java $fast -cp $tmp/ref.jar SdkReferee --turns 200" ;;
-    j1cds) echo "1 1 java $fast -XX:SharedArchiveFile=$tmp/ref.jsa -cp $tmp/ref.jar SdkReferee --turns 200" ;;
-    j20) echo "20 2 java -cp $tmp/ref.jar SdkReferee --turns 200" ;;
+    c1) echo "1 1 $tmp/ref $t" ;;
+    c1long) echo "1 1 $tmp/ref --turns 2000 --turn-ms 1000" ;;
+    c20) echo "20 2 $tmp/ref $t" ;;
+    c1sleep) echo "1 1 $tmp/ref $t --sleep-poll" ;;
+    j1) echo "1 1 java -cp $tmp/ref.jar SdkReferee $t" ;;
+    j1fast) echo "1 1 java $fast -cp $tmp/ref.jar SdkReferee $t" ;;
+    j1cds) echo "1 1 java $fast -XX:SharedArchiveFile=$tmp/ref.jsa -cp $tmp/ref.jar SdkReferee $t" ;;
+    j20) echo "20 2 java -cp $tmp/ref.jar SdkReferee $t" ;;
     esac
 }
 label() {
@@ -121,6 +124,7 @@ timed() {
     if [ $fail = 1 ]; then
         echo "sdk.sh: $side, $(label "$name"): failed:" >&2
         tail -5 "$tmp/err" >&2
+        rm -rf "${TMPDIR:-/tmp}/sdk-bench-failed"
         [ -d "$tmp/out-$n" ] && cp -r "$tmp/out-$n" "${TMPDIR:-/tmp}/sdk-bench-failed" &&
             echo "sdk.sh: its logs are in ${TMPDIR:-/tmp}/sdk-bench-failed" >&2
         exit 1
@@ -180,13 +184,15 @@ echo "bots thinking 2 ms a turn; the games seen running at once; the largest sea
 # sample PID: until it exits, every 10 ms: "HWM_KIB MOST_GAMES RELAY_HWM RELAY_ANON" at its end.
 sample() {
     pid=$1 hwm=0 most=0 rhwm=0 ranon=0 k=0
-    while [ -d "/proc/$pid" ]; do
-        while IFS=' 	' read -r key value _; do
+    # Until it has exited (a zombie, until the caller's wait, has no VmHWM line).
+    while read -r _ _ state _ <"/proc/$pid/stat" 2>/dev/null && [ "$state" != Z ]; do
+        { while IFS=' 	' read -r key value _; do
             [ "$key" = VmHWM: ] && [ "$value" -gt "$hwm" ] && hwm=$value
-        done <"/proc/$pid/status" 2>/dev/null || true
+        done <"/proc/$pid/status"; } 2>/dev/null || true
         kids=0
         for f in /proc/"$pid"/task/*/children; do
-            read -r line <"$f" 2>/dev/null || line=
+            line=
+            { read -r line <"$f"; } 2>/dev/null || : # one line, no newline at its end
             set -- $line
             kids=$((kids + $#))
         done
@@ -195,12 +201,12 @@ sample() {
         # Now and then, the relays: children of the referees, the arena binary.
         if [ $((k % 10)) = 5 ]; then
             for r in $(pgrep -f "$tmp/rdv/" || true); do
-                while IFS=' 	' read -r key value _; do
+                { while IFS=' 	' read -r key value _; do
                     case $key in
                     VmHWM:) [ "$value" -gt "$rhwm" ] && rhwm=$value ;;
                     RssAnon:) [ "$value" -gt "$ranon" ] && ranon=$value ;;
                     esac
-                done <"/proc/$r/status" 2>/dev/null || true
+                done <"/proc/$r/status"; } 2>/dev/null || true
             done
         fi
         sleep 0.01
@@ -210,7 +216,7 @@ sample() {
 mkdir "$tmp/rdv"
 for jobs in 1 8 32; do
     games=$((jobs * 2))
-    TMPDIR=$tmp/rdv "$arena" duel "$tmp/bot 2000" "$tmp/bot 2000" --referee "$tmp/ref --turns 200" \
+    TMPDIR=$tmp/rdv "$arena" duel "$tmp/bot 2000" "$tmp/bot 2000" --referee "$tmp/ref $t" \
         --referee-protocol sdk --games "$games" --jobs "$jobs" --seed 1 --out "$tmp/mem-$jobs" \
         >/dev/null 2>"$tmp/err" &
     pid=$!
