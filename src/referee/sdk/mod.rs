@@ -63,13 +63,20 @@ pub fn sdk_log_path(log_path: &Path) -> PathBuf {
     log_path.with_extension("sdk.json")
 }
 
+/// The seed an SDK referee is given: the game's seed less its top bit. The SDK reads it with
+/// Java's `Long.parseLong`, which refuses a number above 2^63 - 1: older SDKs then fail the game
+/// (`NumberFormatException`), newer ones play a random seed instead.
+pub fn sdk_seed(seed: u64) -> u64 {
+    seed & i64::MAX as u64
+}
+
 /// The arguments that give the referee its seed, from the `seed_form` parameter (`{seed}`
 /// stands for the number); none when the seed is not sent.
 pub fn seed_args(form: &str, send: bool, seed: u64) -> Result<Vec<String>> {
     if !send || form.trim().is_empty() {
         return Ok(Vec::new());
     }
-    let text = form.replace("{seed}", &seed.to_string());
+    let text = form.replace("{seed}", &sdk_seed(seed).to_string());
     shell_words::split(&text).map_err(|e| Error::Usage(format!("seed_form '{form}': {e}")))
 }
 
@@ -262,7 +269,10 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedS
     if events.send(Relayed::Connected(seat, write)).is_err() {
         return;
     }
-    let mut buf = vec![0u8; 64 * 1024];
+    // Small: a game holds one per seat for its whole length, and 64 KiB each was a third of
+    // arena's memory per SDK game (bench/sdk.sh). A longer input comes in several reads, which
+    // `Table::input` joins into lines and the bot receives as they come.
+    let mut buf = vec![0u8; 4 * 1024];
     loop {
         tokio::select! {
             got = read.read(&mut buf) => match got {
@@ -656,14 +666,14 @@ impl Table<'_> {
         };
         if let Some(played) = printed.seed
             && self.setup.params.text("seed") == "send"
-            && played != self.setup.seed
+            && played != sdk_seed(self.setup.seed)
             && !SEED_WARNED.swap(true, std::sync::atomic::Ordering::Relaxed)
         {
             crate::out::warn(&format!(
                 "arena: the referee played seed {played}, not the {} it was given: its \
                  command-line front end ignores the seed arguments ({}); set seed_form as it \
                  takes the seed (arena games referee)",
-                self.setup.seed,
+                sdk_seed(self.setup.seed),
                 self.setup.params.text("seed_form")
             ));
         }
