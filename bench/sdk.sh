@@ -23,7 +23,8 @@
 #           JOBS`: arena starts the bots, the referee gets seat relays (`arena sdk-relay`).
 # Workloads: one game of 200 turns; one of 2,000 (per turn = the difference / 1,800); 20 games of
 # 200 turns 2 at a time; one game of 200 turns with --sleep-poll (the referee reads as the Java
-# SDK does: a byte if one is available, else sleep 1 ms). With javac: bench/SdkReferee.java, the
+# SDK does: a byte if one is available, else sleep 1 ms), and the same with bots that think 2 ms
+# a turn (bench/sdk_bot.c 2000: 1 to 3 ms), as real bots do. With javac: bench/SdkReferee.java, the
 # same referee in Java reading as the SDK does, one game of 200 turns with the JVM's default
 # options, with `-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto`, and with those and an
 # AppCDS archive (-XX:SharedArchiveFile, made once here with -XX:ArchiveClassesAtExit); and 20
@@ -79,6 +80,7 @@ workload() {
     c1long) echo "1 1 $tmp/ref --turns 2000 --turn-ms 1000" ;;
     c20) echo "20 2 $tmp/ref $t" ;;
     c1sleep) echo "1 1 $tmp/ref $t --sleep-poll" ;;
+    c1think) echo "1 1 $tmp/ref $t --sleep-poll" ;;
     j1) echo "1 1 java -cp $tmp/ref.jar SdkReferee $t" ;;
     j1fast) echo "1 1 java $fast -cp $tmp/ref.jar SdkReferee $t" ;;
     j1cds) echo "1 1 java $fast -XX:SharedArchiveFile=$tmp/ref.jsa -cp $tmp/ref.jar SdkReferee $t" ;;
@@ -91,6 +93,7 @@ label() {
     c1long) echo "C referee, 1 game of 2,000 turns" ;;
     c20) echo "C referee, 20 games, 2 at a time" ;;
     c1sleep) echo "C referee reading as the SDK, 1 game" ;;
+    c1think) echo "the same, bots thinking 1 to 3 ms a turn" ;;
     j1) echo "Java referee, 1 game, default JVM" ;;
     j1fast) echo "Java, 1 game, C1 + SerialGC + CDS" ;;
     j1cds) echo "Java, 1 game, the same + AppCDS" ;;
@@ -107,11 +110,13 @@ timed() {
     shift 2
     n=$((n + 1))
     fail=0
+    bot=$tmp/bot
+    case $name in *think) bot="$tmp/bot 2000" ;; esac
     start=$(date +%s%N)
     if [ "$side" = floor ]; then
-        "$tmp/floor" "$games" "$jobs" "$tmp/bot" "$tmp/bot" "$@" >/dev/null 2>"$tmp/err" || fail=1
+        "$tmp/floor" "$games" "$jobs" "$bot" "$bot" "$@" >/dev/null 2>"$tmp/err" || fail=1
     else
-        "$arena" duel "$tmp/bot" "$tmp/bot" --referee "$*" --referee-protocol sdk --games "$games" \
+        "$arena" duel "$bot" "$bot" --referee "$*" --referee-protocol sdk --games "$games" \
             --jobs "$jobs" --seed 1 --out "$tmp/out-$n" >/dev/null 2>"$tmp/err" || fail=1
     fi
     end=$(date +%s%N)
@@ -133,7 +138,7 @@ timed() {
     echo $(((end - start) / 1000))
 }
 
-names="c1 c1long c20 c1sleep"
+names="c1 c1long c20 c1sleep c1think"
 [ -n "$java" ] && names="$names j1 j1fast j1cds j20"
 names=${SDK_BENCH_ONLY:-$names}
 echo "SDK referee bench: the floor (the referee run with the bots' commands, as cg-brutaltester does)"
@@ -180,7 +185,7 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "${SDK_BENCH_MEMORY:-1}" = 0 ] && exit 0
 echo
 echo "memory: arena's own peak RSS (VmHWM of its process), 2 x JOBS games of 200 turns, JOBS at a time,"
-echo "bots thinking 2 ms a turn; the games seen running at once; the largest seat relay (arena sdk-relay)"
+echo "bots thinking 1 to 3 ms a turn; the games seen running at once; the largest seat relay (arena sdk-relay)"
 # sample PID: until it exits, every 10 ms: "HWM_KIB MOST_GAMES RELAY_HWM RELAY_ANON" at its end.
 sample() {
     pid=$1 hwm=0 most=0 rhwm=0 ranon=0 k=0
