@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixListener;
-use tokio::net::unix::OwnedWriteHalf;
+use tokio::net::unix::pipe;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -249,23 +249,35 @@ async fn start_referee(
 
 /// What a seat's relay task reports.
 enum Relayed {
-    /// The relay connected: where the bot's answers go.
-    Connected(Seat, OwnedWriteHalf),
+    /// The relay connected and handed over its standard output: where the bot's answers go.
+    Connected(Seat, pipe::Sender),
     /// Bytes the referee wrote to the player.
     Input(Seat, Vec<u8>),
-    /// The referee closed the player's input, or the relay ended.
+    /// The referee closed the player's input.
     Ended(Seat),
+    /// The relay's process ended (or it never handed its pipes over): its pipes are closed, as
+    /// a player's are when it dies.
+    Died(Seat),
     /// Another process ran the seat's relay command again.
     Again(Seat),
 }
 
-/// Accept the seat's relay, then pass on what the referee writes to it. Any later connection
-/// is refused: a seat has one player.
+/// Accept the seat's relay and take its standard input and output, the referee's pipes to its
+/// player, then pass on what the referee writes to it. Any later connection is refused: a seat
+/// has one player. The relay's process stays, waiting on the socket, until the game is over: its
+/// socket's end is its death.
 async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedSender<Relayed>) {
     let Ok((stream, _)) = listener.accept().await else {
         return;
     };
-    let (mut read, write) = stream.into_split();
+    let pipes = match relay::receive_pipes(&stream).await {
+        Ok(p) => p,
+        Err(_) => {
+            let _ = events.send(Relayed::Died(seat));
+            return;
+        }
+    };
+    let (mut read, write) = pipes;
     if events.send(Relayed::Connected(seat, write)).is_err() {
         return;
     }
@@ -273,10 +285,16 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedS
     // arena's memory per SDK game (bench/sdk.sh). A longer input comes in several reads, which
     // `Table::input` joins into lines and the bot receives as they come.
     let mut buf = vec![0u8; 4 * 1024];
+    let mut input_open = true;
     loop {
         tokio::select! {
-            got = read.read(&mut buf) => match got {
-                Ok(0) | Err(_) => break,
+            got = read.read(&mut buf), if input_open => match got {
+                Ok(0) | Err(_) => {
+                    input_open = false;
+                    if events.send(Relayed::Ended(seat)).is_err() {
+                        return;
+                    }
+                }
                 Ok(k) => {
                     if events.send(Relayed::Input(seat, buf[..k].to_vec())).is_err() {
                         return;
@@ -289,15 +307,25 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedS
                     let _ = events.send(Relayed::Again(seat));
                 }
             }
+            // The relay writes nothing more: the socket readable is its end.
+            _ = stream.readable() => {
+                let mut byte = [0u8; 1];
+                match stream.try_read(&mut byte) {
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                    _ => break,
+                }
+            }
         }
     }
-    let _ = events.send(Relayed::Ended(seat));
+    // Its input closed with it: the referee's writes to the player now fail, as to a dead one.
+    drop(read);
+    let _ = events.send(Relayed::Died(seat));
 }
 
 /// One seat: its bot, its relay, and its turn as arena saw it.
 struct SeatState {
     conn: Option<Connection>,
-    relay: Option<OwnedWriteHalf>,
+    relay: Option<pipe::Sender>,
     relay_ended: bool,
     relay_again: bool,
     /// When the referee wrote the input the seat is answering.
@@ -473,6 +501,12 @@ impl Table<'_> {
             }
             Relayed::Again(seat) => self.seats[seat].relay_again = true,
             Relayed::Ended(seat) => self.seats[seat].relay_ended = true,
+            Relayed::Died(seat) => {
+                let state = &mut self.seats[seat];
+                state.relay_ended = true;
+                // The referee sees the player's output end.
+                state.relay = None;
+            }
             Relayed::Input(seat, bytes) => self.input(seat, bytes).await,
         }
     }
@@ -850,7 +884,7 @@ async fn next_answer(seats: &mut [SeatState]) -> (Seat, Event) {
 
 async fn close_seat(
     conn: Option<Connection>,
-    relay: Option<OwnedWriteHalf>,
+    relay: Option<pipe::Sender>,
 ) -> (Option<String>, Option<Capture>) {
     drop(relay);
     match conn {
