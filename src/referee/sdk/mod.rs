@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixListener;
-use tokio::net::unix::pipe;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -249,8 +249,8 @@ async fn start_referee(
 
 /// What a seat's relay task reports.
 enum Relayed {
-    /// The relay connected and handed over its standard output: where the bot's answers go.
-    Connected(Seat, pipe::Sender),
+    /// The relay connected: where the bot's answers go (its standard output, or the socket).
+    Connected(Seat, RelayWriter),
     /// Bytes the referee wrote to the player.
     Input(Seat, Vec<u8>),
     /// The referee closed the player's input.
@@ -262,6 +262,9 @@ enum Relayed {
     Again(Seat),
 }
 
+/// Where a seat's answers go: the referee's pipe, or the relay's socket.
+type RelayWriter = Box<dyn AsyncWrite + Send + Unpin>;
+
 /// Accept the seat's relay and take its standard input and output, the referee's pipes to its
 /// player, then pass on what the referee writes to it. Any later connection is refused: a seat
 /// has one player. The relay's process stays, waiting on the socket, until the game is over: its
@@ -270,14 +273,20 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedS
     let Ok((stream, _)) = listener.accept().await else {
         return;
     };
-    let pipes = match relay::receive_pipes(&stream).await {
-        Ok(p) => p,
-        Err(_) => {
-            let _ = events.send(Relayed::Died(seat));
-            return;
-        }
-    };
-    let (mut read, write) = pipes;
+    // With pipes, the socket stays open to tell the relay's death; copying, it is the bytes'
+    // way, and its end is the relay's (as the relay of old).
+    let (mut read, write, watch): (Box<dyn AsyncRead + Send + Unpin>, RelayWriter, _) =
+        match relay::receive(&stream).await {
+            Ok(relay::Handed::Pipes(read, write)) => (Box::new(read), Box::new(write), Some(stream)),
+            Ok(relay::Handed::Copy) => {
+                let (read, write) = stream.into_split();
+                (Box::new(read), Box::new(write), None)
+            }
+            Err(_) => {
+                let _ = events.send(Relayed::Died(seat));
+                return;
+            }
+        };
     if events.send(Relayed::Connected(seat, write)).is_err() {
         return;
     }
@@ -289,6 +298,7 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedS
     loop {
         tokio::select! {
             got = read.read(&mut buf), if input_open => match got {
+                Ok(0) | Err(_) if watch.is_none() => break,
                 Ok(0) | Err(_) => {
                     input_open = false;
                     if events.send(Relayed::Ended(seat)).is_err() {
@@ -308,10 +318,15 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedS
                 }
             }
             // The relay writes nothing more: the socket readable is its end.
-            _ = stream.readable() => {
+            _ = async {
+                match &watch {
+                    Some(s) => s.readable().await,
+                    None => std::future::pending().await,
+                }
+            } => {
                 let mut byte = [0u8; 1];
-                match stream.try_read(&mut byte) {
-                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                match watch.as_ref().map(|s| s.try_read(&mut byte)) {
+                    Some(Err(e)) if e.kind() == std::io::ErrorKind::WouldBlock => {}
                     _ => break,
                 }
             }
@@ -319,13 +334,17 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::UnboundedS
     }
     // Its input closed with it: the referee's writes to the player now fail, as to a dead one.
     drop(read);
-    let _ = events.send(Relayed::Died(seat));
+    let _ = events.send(match watch {
+        Some(_) => Relayed::Died(seat),
+        // Copying: the socket's end is the referee closing the input or the relay ending.
+        None => Relayed::Ended(seat),
+    });
 }
 
 /// One seat: its bot, its relay, and its turn as arena saw it.
 struct SeatState {
     conn: Option<Connection>,
-    relay: Option<pipe::Sender>,
+    relay: Option<RelayWriter>,
     relay_ended: bool,
     relay_again: bool,
     /// When the referee wrote the input the seat is answering.
@@ -884,7 +903,7 @@ async fn next_answer(seats: &mut [SeatState]) -> (Seat, Event) {
 
 async fn close_seat(
     conn: Option<Connection>,
-    relay: Option<pipe::Sender>,
+    relay: Option<RelayWriter>,
 ) -> (Option<String>, Option<Capture>) {
     drop(relay);
     match conn {

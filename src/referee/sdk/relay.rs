@@ -6,15 +6,31 @@
 //! copies nothing: a turn's bytes go from the referee to arena to the bot and back, as with any
 //! other referee, not through one more process each way. It closes its own copies of the pipes,
 //! so that the referee sees the player's output end when arena closes it, and waits for arena to
-//! close the socket, so that the player's process lives as long as the game.
+//! close the socket, so that the player's process lives as long as the game. A referee that gives
+//! its players something other than pipes (a socket pair, a terminal) gets the relay of old: it
+//! says so and copies the bytes both ways over the socket.
 
-use std::io::Read;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::io::{Read, Write};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 
 /// The hidden subcommand's name, as the SDK runs it.
 pub const SUBCOMMAND: &str = "sdk-relay";
+
+/// The relay's first byte: its pipes come with it.
+const PIPES: u8 = b'P';
+/// The relay's first byte: no descriptors; it copies the bytes itself.
+const COPY: u8 = b'C';
+
+/// Whether a descriptor is a pipe (a FIFO).
+fn is_pipe(fd: RawFd) -> bool {
+    // SAFETY: fstat writes into the struct given; an invalid descriptor is an error.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        libc::fstat(fd, &mut st) == 0 && st.st_mode & libc::S_IFMT == libc::S_IFIFO
+    }
+}
 
 /// Hand arena this process's standard input and output, then wait until arena closes the
 /// socket. Returns the process's exit code.
@@ -27,7 +43,10 @@ pub fn run(socket: &Path) -> i32 {
             return 2;
         }
     };
-    if let Err(e) = send_fds(stream.as_raw_fd(), &[0, 1]) {
+    if !(is_pipe(0) && is_pipe(1)) {
+        return copy(stream);
+    }
+    if let Err(e) = send_fds(stream.as_raw_fd(), PIPES, &[0, 1]) {
         eprintln!("arena sdk-relay: cannot hand the player's pipes to arena: {e}");
         return 2;
     }
@@ -55,9 +74,59 @@ pub fn run(socket: &Path) -> i32 {
     }
 }
 
-/// One byte, with `fds` attached.
-fn send_fds(socket: RawFd, fds: &[RawFd]) -> std::io::Result<()> {
-    let byte = [0u8; 1];
+/// The relay of old, for players that are not given pipes: copy the SDK's input to arena and
+/// arena's bytes (the bot's answers) back, until either side closes.
+fn copy(stream: UnixStream) -> i32 {
+    if (&stream).write_all(&[COPY]).is_err() {
+        return 2;
+    }
+    let as_file = |fd: std::os::fd::BorrowedFd| fd.try_clone_to_owned().map(std::fs::File::from);
+    // Unbuffered: what arena sends is written through at once (an answer ended by `\r` alone is
+    // an answer to the SDK).
+    let (mut input, mut stdout) = match (
+        as_file(std::io::stdin().as_fd()),
+        as_file(std::io::stdout().as_fd()),
+    ) {
+        (Ok(i), Ok(o)) => (i, o),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("arena sdk-relay: {e}");
+            return 2;
+        }
+    };
+    let Ok(mut up) = stream.try_clone() else {
+        return 2;
+    };
+    std::thread::spawn(move || {
+        pass_on(&mut input, &mut up);
+        // The SDK closed the player's input (the game is over for it): arena hears the end.
+        let _ = up.shutdown(std::net::Shutdown::Write);
+    });
+    let mut down = stream;
+    pass_on(&mut down, &mut stdout);
+    0
+}
+
+/// Copy each read as soon as it is read. (`std::io::copy` may splice, which can hold bytes
+/// from a socket until more come.)
+fn pass_on(from: &mut impl Read, to: &mut impl Write) {
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        match from.read(&mut buf) {
+            Ok(0) => return,
+            Ok(n) => {
+                if to.write_all(&buf[..n]).is_err() {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return,
+        }
+    }
+}
+
+/// One byte, `kind`, with `fds` attached.
+fn send_fds(socket: RawFd, kind: u8, fds: &[RawFd]) -> std::io::Result<()> {
+    let byte = [kind; 1];
     let mut iov = libc::iovec {
         iov_base: byte.as_ptr() as *mut libc::c_void,
         iov_len: 1,
@@ -91,8 +160,8 @@ fn send_fds(socket: RawFd, fds: &[RawFd]) -> std::io::Result<()> {
     }
 }
 
-/// One message's file descriptors (close-on-exec), or an error when none came.
-fn receive_fds(socket: RawFd) -> std::io::Result<Vec<OwnedFd>> {
+/// One byte and the file descriptors that came with it (close-on-exec).
+fn receive_fds(socket: RawFd) -> std::io::Result<(u8, Vec<OwnedFd>)> {
     let mut byte = [0u8; 1];
     let mut iov = libc::iovec {
         iov_base: byte.as_mut_ptr() as *mut libc::c_void,
@@ -128,34 +197,43 @@ fn receive_fds(socket: RawFd) -> std::io::Result<Vec<OwnedFd>> {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
     }
-    Ok(fds)
+    Ok((byte[0], fds))
 }
 
-/// The referee's pipes to the player, from the relay that just connected: what the referee
-/// writes the player, and where the player's answers go.
-pub async fn receive_pipes(
-    stream: &tokio::net::UnixStream,
-) -> std::io::Result<(tokio::net::unix::pipe::Receiver, tokio::net::unix::pipe::Sender)> {
+/// What the relay that just connected handed over.
+pub enum Handed {
+    /// The referee's pipes to the player: what the referee writes the player, and where the
+    /// player's answers go.
+    Pipes(tokio::net::unix::pipe::Receiver, tokio::net::unix::pipe::Sender),
+    /// Nothing: the relay copies the bytes over the socket itself.
+    Copy,
+}
+
+/// The relay's first message.
+pub async fn receive(stream: &tokio::net::UnixStream) -> std::io::Result<Handed> {
     use tokio::io::Interest;
-    let mut fds = loop {
+    let (kind, mut fds) = loop {
         stream.readable().await?;
         match stream.try_io(Interest::READABLE, || receive_fds(stream.as_raw_fd())) {
-            Ok(fds) => break fds,
+            Ok(got) => break got,
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
             Err(e) => return Err(e),
         }
     };
-    if fds.len() != 2 {
-        return Err(std::io::Error::other(format!(
-            "the relay handed over {} descriptors, not 2",
-            fds.len()
-        )));
+    match (kind, fds.len()) {
+        (COPY, 0) => Ok(Handed::Copy),
+        (PIPES, 2) => {
+            let output = fds.pop().expect("two");
+            let input = fds.pop().expect("two");
+            Ok(Handed::Pipes(
+                tokio::net::unix::pipe::Receiver::from_owned_fd(input)?,
+                tokio::net::unix::pipe::Sender::from_owned_fd(output)?,
+            ))
+        }
+        (k, n) => Err(std::io::Error::other(format!(
+            "the relay said {k} with {n} descriptors"
+        ))),
     }
-    let output = fds.pop().expect("two");
-    let input = fds.pop().expect("two");
-    let input = tokio::net::unix::pipe::Receiver::from_owned_fd(input)?;
-    let output = tokio::net::unix::pipe::Sender::from_owned_fd(output)?;
-    Ok((input, output))
 }
 
 /// Where a game's relays meet arena: a private folder whose path has no space (the SDK splits
