@@ -101,40 +101,41 @@ label() {
     esac
 }
 
-n=0
 # timed floor|arena NAME: prints the wall time in microseconds.
 timed() {
     side=$1 name=$2
     set -- $(workload "$name")
     games=$1 jobs=$2
     shift 2
-    n=$((n + 1))
     fail=0
     bot=$tmp/bot
     case $name in *think) bot="$tmp/bot 2000" ;; esac
     start=$(date +%s%N)
+    # A new folder each run, all removed at the end: on ext4 a file made near files deleted in
+    # the last minutes is slow to make (README, `throughput`), which deleting each run's folder
+    # before the next would cost arena alone.
+    out=$tmp/out-$name-$start
     if [ "$side" = floor ]; then
         "$tmp/floor" "$games" "$jobs" "$bot" "$bot" "$@" >/dev/null 2>"$tmp/err" || fail=1
     else
         "$arena" duel "$bot" "$bot" --referee "$*" --referee-protocol sdk --games "$games" \
-            --jobs "$jobs" --seed 1 --out "$tmp/out-$n" >/dev/null 2>"$tmp/err" || fail=1
+            --jobs "$jobs" --seed 1 --out "$out" >/dev/null 2>"$tmp/err" || fail=1
     fi
     end=$(date +%s%N)
     # Every game must be played to its end: a player out would shorten it.
     if [ "$side" = arena ] && [ $fail = 0 ] &&
-        [ "$(grep -c ',normal,' "$tmp/out-$n/games.csv")" != "$games" ]; then
+        [ "$(grep -c ',normal,' "$out/games.csv")" != "$games" ]; then
         fail=1
-        cat "$tmp/out-$n/games.csv" >>"$tmp/err"
+        cat "$out/games.csv" >>"$tmp/err"
     fi
     if [ $fail = 1 ]; then
         echo "sdk.sh: $side, $(label "$name"): failed:" >&2
         tail -5 "$tmp/err" >&2
         rm -rf "${TMPDIR:-/tmp}/sdk-bench-failed"
-        [ -d "$tmp/out-$n" ] && cp -r "$tmp/out-$n" "${TMPDIR:-/tmp}/sdk-bench-failed" &&
+        [ -d "$out" ] && cp -r "$out" "${TMPDIR:-/tmp}/sdk-bench-failed" &&
             echo "sdk.sh: its logs are in ${TMPDIR:-/tmp}/sdk-bench-failed" >&2
         exit 1
     fi
-    rm -rf "$tmp/out-$n"
     echo $(((end - start) / 1000))
 }
 
