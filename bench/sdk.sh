@@ -33,7 +33,7 @@
 # arena's start-up and end count), RUNS times; the fastest of each is printed with the ratio
 # arena / floor, the floor's figure beside it. A machine's noise only slows a run down.
 #
-# Memory: `arena duel` of 2 x JOBS games, JOBS at a time (8, then 32), the bots thinking 2 ms a
+# Memory: `arena duel` of 2 x JOBS games, JOBS at a time (1, 8, then 32), the bots thinking 1 to 3 ms a
 # turn so that the games overlap; arena's own peak RSS is the `VmHWM` of arena's process in
 # /proc (its bots, its referees and the referees' relays are other processes), read every 10 ms
 # until it exits, with the most games seen running (arena's children / 3: two bots and a referee
