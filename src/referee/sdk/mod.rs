@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixListener;
-use tokio::net::unix::OwnedWriteHalf;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -263,31 +263,62 @@ async fn start_referee(
 
 /// What a seat's relay task reports.
 enum Relayed {
-    /// The relay connected: where the bot's answers go.
-    Connected(Seat, OwnedWriteHalf),
+    /// The relay connected: where the bot's answers go (its standard output, or the socket).
+    Connected(Seat, RelayWriter),
     /// Bytes the referee wrote to the player.
     Input(Seat, Vec<u8>),
-    /// The referee closed the player's input, or the relay ended.
+    /// The referee closed the player's input.
     Ended(Seat),
+    /// The relay's process ended (or it never handed its pipes over): its pipes are closed, as
+    /// a player's are when it dies.
+    Died(Seat),
     /// Another process ran the seat's relay command again.
     Again(Seat),
 }
 
-/// Accept the seat's relay, then pass on what the referee writes to it. Any later connection
-/// is refused: a seat has one player.
+/// Where a seat's answers go: the referee's pipe, or the relay's socket.
+type RelayWriter = Box<dyn AsyncWrite + Send + Unpin>;
+
+/// Accept the seat's relay and take its standard input and output, the referee's pipes to its
+/// player, then pass on what the referee writes to it. Any later connection is refused: a seat
+/// has one player. The relay's process stays, waiting on the socket, until the game is over: its
+/// socket's end is its death.
 async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::Sender<Relayed>) {
     let Ok((stream, _)) = listener.accept().await else {
         return;
     };
-    let (mut read, write) = stream.into_split();
+    // With pipes, the socket stays open to tell the relay's death; copying, it is the bytes'
+    // way, and its end is the relay's (as the relay of old).
+    let (mut read, write, watch): (Box<dyn AsyncRead + Send + Unpin>, RelayWriter, _) =
+        match relay::receive(&stream).await {
+            Ok(relay::Handed::Pipes(read, write)) => (Box::new(read), Box::new(write), Some(stream)),
+            Ok(relay::Handed::Copy) => {
+                let (read, write) = stream.into_split();
+                (Box::new(read), Box::new(write), None)
+            }
+            Err(_) => {
+                let _ = events.send(Relayed::Died(seat)).await;
+                return;
+            }
+        };
     if events.send(Relayed::Connected(seat, write)).await.is_err() {
         return;
     }
-    let mut buf = vec![0u8; 64 * 1024];
+    // Small: a game holds one per seat for its whole length, and 64 KiB each was a third of
+    // arena's memory per SDK game (bench/sdk.sh). A longer input comes in several reads, which
+    // `Table::input` joins into lines and the bot receives as they come.
+    let mut buf = vec![0u8; 4 * 1024];
+    let mut input_open = true;
     loop {
         tokio::select! {
-            got = read.read(&mut buf) => match got {
-                Ok(0) | Err(_) => break,
+            got = read.read(&mut buf), if input_open => match got {
+                Ok(0) | Err(_) if watch.is_none() => break,
+                Ok(0) | Err(_) => {
+                    input_open = false;
+                    if events.send(Relayed::Ended(seat)).await.is_err() {
+                        return;
+                    }
+                }
                 Ok(k) => {
                     if events.send(Relayed::Input(seat, buf[..k].to_vec())).await.is_err() {
                         return;
@@ -300,15 +331,36 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::Sender<Rel
                     let _ = events.send(Relayed::Again(seat)).await;
                 }
             }
+            // The relay writes nothing more: the socket readable is its end.
+            _ = async {
+                match &watch {
+                    Some(s) => s.readable().await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                let mut byte = [0u8; 1];
+                match watch.as_ref().map(|s| s.try_read(&mut byte)) {
+                    Some(Err(e)) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                    _ => break,
+                }
+            }
         }
     }
-    let _ = events.send(Relayed::Ended(seat)).await;
+    // Its input closed with it: the referee's writes to the player now fail, as to a dead one.
+    drop(read);
+    let _ = events
+        .send(match watch {
+            Some(_) => Relayed::Died(seat),
+            // Copying: the socket's end is the referee closing the input or the relay ending.
+            None => Relayed::Ended(seat),
+        })
+        .await;
 }
 
 /// One seat: its bot, its relay, and its turn as arena saw it.
 struct SeatState {
     conn: Option<Connection>,
-    relay: Option<OwnedWriteHalf>,
+    relay: Option<RelayWriter>,
     relay_ended: bool,
     relay_again: bool,
     /// When the referee wrote the input the seat is answering.
@@ -492,6 +544,12 @@ impl Table<'_> {
             }
             Relayed::Again(seat) => self.seats[seat].relay_again = true,
             Relayed::Ended(seat) => self.seats[seat].relay_ended = true,
+            Relayed::Died(seat) => {
+                let state = &mut self.seats[seat];
+                state.relay_ended = true;
+                // The referee sees the player's output end.
+                state.relay = None;
+            }
             Relayed::Input(seat, bytes) => self.input(seat, bytes).await,
         }
     }
@@ -874,7 +932,7 @@ async fn next_answer(seats: &mut [SeatState]) -> (Seat, Event) {
 
 async fn close_seat(
     conn: Option<Connection>,
-    relay: Option<OwnedWriteHalf>,
+    relay: Option<RelayWriter>,
 ) -> (Option<String>, Option<Capture>) {
     drop(relay);
     match conn {

@@ -1,21 +1,41 @@
 //! The seat relay: what an SDK referee runs instead of a player. The SDK starts each `-pK`
 //! command itself (split on single spaces, no shell), so arena hands it a command of its own,
-//! `arena sdk-relay SOCKET`, that connects the SDK's pipes to arena over a Unix socket; arena
-//! starts and holds the real bot as it holds every bot. The relay only copies bytes: it never
-//! buffers, parses or times anything, so the SDK sees the bot's bytes as the bot wrote them.
+//! `arena sdk-relay SOCKET`, that gives arena the SDK's pipes over a Unix socket: its standard
+//! input and output, passed as file descriptors (`SCM_RIGHTS`). arena then reads and writes the
+//! referee's pipes itself, and starts and holds the real bot as it holds every bot. The relay
+//! copies nothing: a turn's bytes go from the referee to arena to the bot and back, as with any
+//! other referee, not through one more process each way. It closes its own copies of the pipes,
+//! so that the referee sees the player's output end when arena closes it, and waits for arena to
+//! close the socket, so that the player's process lives as long as the game. A referee that gives
+//! its players something other than pipes (a socket pair, a terminal) gets the relay of old: it
+//! says so and copies the bytes both ways over the socket.
 
 use std::io::{Read, Write};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 
 /// The hidden subcommand's name, as the SDK runs it.
 pub const SUBCOMMAND: &str = "sdk-relay";
 
-/// Copy the SDK's input to arena and arena's bytes (the bot's answers) back, until either side
-/// closes. Returns the process's exit code.
+/// The relay's first byte: its pipes come with it.
+const PIPES: u8 = b'P';
+/// The relay's first byte: no descriptors; it copies the bytes itself.
+const COPY: u8 = b'C';
+
+/// Whether a descriptor is a pipe (a FIFO).
+fn is_pipe(fd: RawFd) -> bool {
+    // SAFETY: fstat writes into the struct given; an invalid descriptor is an error.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        libc::fstat(fd, &mut st) == 0 && st.st_mode & libc::S_IFMT == libc::S_IFIFO
+    }
+}
+
+/// Hand arena this process's standard input and output, then wait until arena closes the
+/// socket. Returns the process's exit code.
 pub fn run(socket: &Path) -> i32 {
-    let stream = match UnixStream::connect(socket) {
+    let mut stream = match UnixStream::connect(socket) {
         Ok(s) => s,
         Err(e) => {
             // On the referee's stderr, where arena quotes it from.
@@ -23,7 +43,50 @@ pub fn run(socket: &Path) -> i32 {
             return 2;
         }
     };
-    let (mut input, mut stdout) = match (unbuffered_stdin(), unbuffered_stdout()) {
+    if !(is_pipe(0) && is_pipe(1)) {
+        return copy(stream);
+    }
+    if let Err(e) = send_fds(stream.as_raw_fd(), PIPES, &[0, 1]) {
+        eprintln!("arena sdk-relay: cannot hand the player's pipes to arena: {e}");
+        return 2;
+    }
+    // Only arena holds the pipes now: /dev/null in their place.
+    // SAFETY: plain system calls on descriptors this process owns.
+    unsafe {
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC);
+        if null >= 0 {
+            libc::dup2(null, 0);
+            libc::dup2(null, 1);
+            libc::close(null);
+        } else {
+            libc::close(0);
+            libc::close(1);
+        }
+    }
+    let mut buf = [0u8; 64];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return 0,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return 0,
+        }
+    }
+}
+
+/// The relay of old, for players that are not given pipes: copy the SDK's input to arena and
+/// arena's bytes (the bot's answers) back, until either side closes.
+fn copy(stream: UnixStream) -> i32 {
+    if (&stream).write_all(&[COPY]).is_err() {
+        return 2;
+    }
+    let as_file = |fd: std::os::fd::BorrowedFd| fd.try_clone_to_owned().map(std::fs::File::from);
+    // Unbuffered: what arena sends is written through at once (an answer ended by `\r` alone is
+    // an answer to the SDK).
+    let (mut input, mut stdout) = match (
+        as_file(std::io::stdin().as_fd()),
+        as_file(std::io::stdout().as_fd()),
+    ) {
         (Ok(i), Ok(o)) => (i, o),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("arena sdk-relay: {e}");
@@ -46,7 +109,7 @@ pub fn run(socket: &Path) -> i32 {
 /// Copy each read as soon as it is read. (`std::io::copy` may splice, which can hold bytes
 /// from a socket until more come.)
 fn pass_on(from: &mut impl Read, to: &mut impl Write) {
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut buf = vec![0u8; 16 * 1024];
     loop {
         match from.read(&mut buf) {
             Ok(0) => return,
@@ -61,14 +124,116 @@ fn pass_on(from: &mut impl Read, to: &mut impl Write) {
     }
 }
 
-/// Standard input and output as plain files: what arena sends is written through at once, not
-/// held back until a newline (an answer ended by `\r` alone is an answer to the SDK).
-fn unbuffered_stdin() -> std::io::Result<std::fs::File> {
-    Ok(std::io::stdin().as_fd().try_clone_to_owned()?.into())
+/// One byte, `kind`, with `fds` attached.
+fn send_fds(socket: RawFd, kind: u8, fds: &[RawFd]) -> std::io::Result<()> {
+    let byte = [kind; 1];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_ptr() as *mut libc::c_void,
+        iov_len: 1,
+    };
+    let data_len = std::mem::size_of_val(fds) as u32;
+    // SAFETY: CMSG_SPACE only computes a size.
+    let space = unsafe { libc::CMSG_SPACE(data_len) } as usize;
+    let mut control = vec![0u64; space.div_ceil(8)];
+    // SAFETY: the header points at live buffers of the sizes given; the control message is
+    // written within `control`, which CMSG_SPACE sized for it.
+    unsafe {
+        let mut msg: libc::msghdr = std::mem::zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.as_mut_ptr() as *mut libc::c_void;
+        msg.msg_controllen = space as _;
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        (*cmsg).cmsg_level = libc::SOL_SOCKET;
+        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+        (*cmsg).cmsg_len = libc::CMSG_LEN(data_len) as _;
+        std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(cmsg) as *mut RawFd, fds.len());
+        loop {
+            if libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL) >= 0 {
+                return Ok(());
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
 }
 
-fn unbuffered_stdout() -> std::io::Result<std::fs::File> {
-    Ok(std::io::stdout().as_fd().try_clone_to_owned()?.into())
+/// One byte and the file descriptors that came with it (close-on-exec).
+fn receive_fds(socket: RawFd) -> std::io::Result<(u8, Vec<OwnedFd>)> {
+    let mut byte = [0u8; 1];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr() as *mut libc::c_void,
+        iov_len: 1,
+    };
+    let mut control = [0u64; 16];
+    let mut fds = Vec::new();
+    // SAFETY: the header points at live buffers of the sizes given; the kernel writes at most
+    // msg_controllen bytes of control messages, read back through the CMSG macros within it.
+    unsafe {
+        let mut msg: libc::msghdr = std::mem::zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.as_mut_ptr() as *mut libc::c_void;
+        msg.msg_controllen = std::mem::size_of_val(&control) as _;
+        let n = libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC);
+        if n < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+        while !cmsg.is_null() {
+            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                let data = libc::CMSG_DATA(cmsg) as *const RawFd;
+                let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize)
+                    / std::mem::size_of::<RawFd>();
+                for i in 0..count {
+                    fds.push(OwnedFd::from_raw_fd(std::ptr::read_unaligned(data.add(i))));
+                }
+            }
+            cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
+        }
+        if n == 0 && fds.is_empty() {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+    }
+    Ok((byte[0], fds))
+}
+
+/// What the relay that just connected handed over.
+pub enum Handed {
+    /// The referee's pipes to the player: what the referee writes the player, and where the
+    /// player's answers go.
+    Pipes(tokio::net::unix::pipe::Receiver, tokio::net::unix::pipe::Sender),
+    /// Nothing: the relay copies the bytes over the socket itself.
+    Copy,
+}
+
+/// The relay's first message.
+pub async fn receive(stream: &tokio::net::UnixStream) -> std::io::Result<Handed> {
+    use tokio::io::Interest;
+    let (kind, mut fds) = loop {
+        stream.readable().await?;
+        match stream.try_io(Interest::READABLE, || receive_fds(stream.as_raw_fd())) {
+            Ok(got) => break got,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+            Err(e) => return Err(e),
+        }
+    };
+    match (kind, fds.len()) {
+        (COPY, 0) => Ok(Handed::Copy),
+        (PIPES, 2) => {
+            let output = fds.pop().expect("two");
+            let input = fds.pop().expect("two");
+            Ok(Handed::Pipes(
+                tokio::net::unix::pipe::Receiver::from_owned_fd(input)?,
+                tokio::net::unix::pipe::Sender::from_owned_fd(output)?,
+            ))
+        }
+        (k, n) => Err(std::io::Error::other(format!(
+            "the relay said {k} with {n} descriptors"
+        ))),
+    }
 }
 
 /// Where a game's relays meet arena: a private folder whose path has no space (the SDK splits
