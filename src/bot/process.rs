@@ -671,6 +671,11 @@ impl Connection {
         Some(Event::Exited(Exit::ProcessLimit, how))
     }
 
+    /// Whether the bot's process is known to have ended.
+    pub fn ended(&self) -> bool {
+        self.process.as_ref().is_some_and(|p| p.exit.is_some())
+    }
+
     /// Stop every process of the bot while it is not to move, so that it cannot use the CPU its
     /// opponent is timed on; let them run again before it is asked for its move.
     pub fn set_frozen(&mut self, frozen: bool) {

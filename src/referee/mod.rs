@@ -257,6 +257,9 @@ impl Wire<'_> {
             {
                 *broken = match tokio::time::timeout(self.timeout, conn.send(buf)).await {
                     Ok(Ok(())) => None,
+                    // Ended while it started (a runtime that could not): what it said and how it
+                    // ended, read next, tell more than its closed input.
+                    Ok(Err(_)) if conn.ended() => None,
                     Ok(Err(e)) => Some(
                         Fault::new(
                             FaultKind::Crash,
