@@ -383,3 +383,37 @@ fn watcher(new: mpsc::Receiver<Watch>) {
         watches.retain_mut(|w| w.next > now || !w.look(now));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::{Command, Stdio};
+
+    /// `program` with arena's end of a pipe on its stdin; what one look finds once it has had
+    /// `after` to start.
+    fn look_at(program: &[&str], after: Duration) -> Look {
+        let mut child = Command::new(program[0])
+            .args(&program[1..])
+            .stdin(Stdio::piped())
+            .spawn()
+            .expect("the program starts");
+        let input = file_id(child.stdin.as_ref().expect("piped")).expect("a pipe");
+        std::thread::sleep(after);
+        let root = tree::Root::of(nix::unistd::Pid::from_raw(child.id() as i32)).expect("running");
+        let seen = look(root, 0, input);
+        let _ = child.kill();
+        let _ = child.wait();
+        seen
+    }
+
+    #[test]
+    fn a_reader_of_its_input_waits_for_it_and_a_sleeper_does_not() {
+        let read = look_at(&["sh", "-c", "read line"], Duration::from_millis(300));
+        assert!(read.waiting && !read.running && !read.gone, "{read:?}");
+        // A shell that runs its reader without `exec`: the child reads the same pipe.
+        let child = look_at(&["sh", "-c", "head -n 1; true"], Duration::from_millis(300));
+        assert!(child.waiting, "{child:?}");
+        let asleep = look_at(&["sleep", "5"], Duration::from_millis(300));
+        assert!(!asleep.waiting && !asleep.gone, "{asleep:?}");
+    }
+}
