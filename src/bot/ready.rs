@@ -78,11 +78,22 @@ mod nr {
 
 /// Look at every thread of the processes of `root`'s tree from depth `wrappers` on.
 pub fn look(root: tree::Root, wrappers: usize, input: FileId) -> Look {
-    if wrappers == 0 && alone_waiting(root, input) {
-        return Look {
-            waiting: true,
-            ..Look::default()
-        };
+    if wrappers == 0 {
+        match alone(root, input) {
+            Alone::Waiting => {
+                return Look {
+                    waiting: true,
+                    ..Look::default()
+                };
+            }
+            Alone::Running => {
+                return Look {
+                    running: true,
+                    ..Look::default()
+                };
+            }
+            Alone::Unsure => {}
+        }
     }
     let mut seen = Look {
         gone: true,
@@ -121,27 +132,46 @@ pub fn look(root: tree::Root, wrappers: usize, input: FileId) -> Look {
     seen
 }
 
-/// The usual bot, looked at cheaply (a look is made every 100 us of a compiled bot's start, and
-/// the whole tree is a dozen files): one process of one thread, blocked reading its input.
-fn alone_waiting(root: tree::Root, input: FileId) -> bool {
+/// What a cheap look at the usual bot, one process of one thread, found.
+enum Alone {
+    /// Blocked reading its input.
+    Waiting,
+    /// Running: still starting.
+    Running,
+    /// Something else, or not alone: the whole tree is looked at.
+    Unsure,
+}
+
+/// The usual bot, looked at cheaply: a look is made every 100 us of a compiled bot's start, on
+/// machines whose cores the bots keep busy, and the whole tree is a dozen files. One file says
+/// that a single-threaded process is still running, the usual answer; three more that it reads
+/// its input.
+fn alone(root: tree::Root, input: FileId) -> Alone {
     let pid = root.pid().as_raw();
     let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return false;
+        return Alone::Unsure;
     };
     let Some((_, rest)) = stat.rsplit_once(')') else {
-        return false;
+        return Alone::Unsure;
     };
     let fields: Vec<&str> = rest.split_whitespace().take(20).collect();
     // Its thread count, and its start: the same process, not one given its pid since.
     if fields.get(17) != Some(&"1") || fields.get(19) != Some(&root.start().to_string().as_str())
     {
-        return false;
+        return Alone::Unsure;
+    }
+    if fields.first() == Some(&"R") {
+        return Alone::Running;
     }
     let no_child = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
         .is_ok_and(|c| c.trim().is_empty());
-    no_child
+    match no_child
         && matches!(syscall(pid, pid), Call::In(nr, args)
             if nr::READS.contains(&nr) && is_input(pid, args[0], input))
+    {
+        true => Alone::Waiting,
+        false => Alone::Unsure,
+    }
 }
 
 enum Call {
