@@ -104,6 +104,23 @@ fn a_hang_reports_the_move_and_the_flush_hint() {
     );
 }
 
+/// Issue 43: a bot still starting when the startup allowance is over, and late at its first
+/// move, is told that its start-up is what is slow.
+#[test]
+fn a_start_up_longer_than_the_allowance_is_named_in_the_hint() {
+    let (report, code) = check(
+        &bot("start_rps.py", "sleep 5"),
+        &["--games", "1", "--startup-timeout", "0.5"],
+    );
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("timed out at move 1"), "{report}");
+    assert!(
+        words(&report).contains("had not reached its first read after 0.5 s"),
+        "{report}"
+    );
+    assert!(words(&report).contains("startup_timeout"), "{report}");
+}
+
 #[test]
 fn a_crash_quotes_the_last_lines_of_stderr_and_the_status() {
     let dir = tempfile::tempdir().unwrap();

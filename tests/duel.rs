@@ -676,3 +676,77 @@ fn a_duel_into_a_folder_with_games_is_refused() {
         )));
     assert_eq!(std::fs::read(dir.path().join("games.csv")).unwrap(), before);
 }
+
+/// Each bot's answer times, what a player tunes by: in the duel's summary, in the standings of
+/// its report, and in every game's record.
+#[test]
+fn a_duel_sums_up_each_bots_answer_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let slow = bot("slow_rps.py", "0.05");
+    let output = arena()
+        .args([
+            "duel",
+            &slow,
+            "python3 bots/roshambo/random.py",
+            "-g",
+            "roshambo",
+        ])
+        .args([
+            "--names",
+            "slow,quick",
+            "--games",
+            "2",
+            "-a",
+            "rounds=4",
+            "--json",
+        ])
+        .args(["--timeout", "5", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for r in json_records(&output.stdout) {
+        let times = r["times"].as_array().expect("each seat's times");
+        assert_eq!(times.len(), 2, "{r}");
+        for t in times {
+            assert_eq!(t["answers"], 4, "{r}");
+            assert_eq!(t["near"], 0, "{r}");
+        }
+    }
+    let line = |name: &str| {
+        stderr_or_stdout_line(&output, &format!("Answers of {name}: mean "))
+            .unwrap_or_else(|| panic!("no answer times of {name}: {stdout}"))
+    };
+    // "Answers of slow: mean 51 ms, slowest 60 ms, 0 of 8 at 80% of the allowance or more"
+    let ms = |l: &str, after: &str| -> f64 {
+        let rest = &l[l.find(after).unwrap() + after.len()..];
+        rest.split(' ').next().unwrap().parse().unwrap()
+    };
+    let slow_line = line("slow");
+    assert!(ms(&slow_line, "mean ") >= 45.0, "{slow_line}");
+    assert!(
+        slow_line.ends_with("0 of 8 at 80% of the allowance or more"),
+        "{slow_line}"
+    );
+    assert!(ms(&line("quick"), "mean ") < 45.0, "{}", line("quick"));
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        page.contains("\"mean_answer_ms\""),
+        "the report's standings have them"
+    );
+}
+
+/// The line of arena's output (stdout or stderr) that starts with `start`.
+fn stderr_or_stdout_line(output: &std::process::Output, start: &str) -> Option<String> {
+    [&output.stdout, &output.stderr]
+        .iter()
+        .flat_map(|b| {
+            String::from_utf8_lossy(b)
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .find(|l| l.starts_with(start))
+}

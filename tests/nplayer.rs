@@ -239,6 +239,120 @@ fn control_with_ponder_the_idle_bots_run_while_one_thinks() {
     );
 }
 
+/// `arena match BOTS --game tron --json` with Tron's own first-move allowance of 1 s unless
+/// `startup` says otherwise: the records, arena's stderr and its exit code.
+fn tron_started(
+    bots: &[String],
+    out: &Path,
+    startup: &str,
+    extra: &[&str],
+) -> (Vec<Value>, String) {
+    let output = arena()
+        .arg("match")
+        .args(bots)
+        .args(["--game", "tron", "--json", "--timeout", "1"])
+        .args(["--startup-timeout", startup])
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    (json_records(&output.stdout), stderr)
+}
+
+/// Issue 43: every bot starts before the game and is stopped once it waits for its first input,
+/// or when the startup allowance is over. A bot that spins from its start and never reads is
+/// then stopped like any other: it runs during the start-up alone, never while the honest bot
+/// thinks, and loses on time at its first move.
+#[test]
+fn a_bot_spinning_from_its_start_runs_only_before_the_game_and_loses_on_time() {
+    let _serial = serial();
+    let dir = readable_tempdir();
+    let beat = dir.path().join("beat");
+    let bots = [
+        tron_bot("burn 0.3 6"),
+        tron_bot(&format!("spin_from_start {}", beat.display())),
+        tron_bot("legal"),
+    ];
+    let extra = ["--games", "3", "--names", "honest,spinner,other"];
+    let (records, stderr) = tron_started(&bots, &dir.path().join("out"), "2", &extra);
+    let said: String = records
+        .iter()
+        .map(|r| {
+            let log = PathBuf::from(r["log"].as_str().unwrap());
+            let honest = seat(r, "honest");
+            std::fs::read_to_string(log.with_extension(format!("seat{honest}.stderr")))
+                .unwrap_or_default()
+        })
+        .collect();
+    let beats: Vec<f64> = std::fs::read_to_string(&beat)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    assert!(!beats.is_empty(), "the spinner never ran\n{stderr}");
+    let thought = windows(&said);
+    assert!(thought.len() >= 6, "too few moves: {said}");
+    let stolen: Vec<f64> = beats
+        .iter()
+        .copied()
+        .filter(|&t| thought.iter().any(|&(a, b)| t > a + 0.05 && t < b - 0.02))
+        .collect();
+    assert!(
+        stolen.is_empty(),
+        "{} beats while the honest bot thought\n{said}",
+        stolen.len()
+    );
+    for r in &records {
+        let spinner = seat(r, "spinner");
+        let out = r["out"]
+            .as_array()
+            .expect("a game of three lists who went out");
+        let failed = out
+            .iter()
+            .find(|o| o["seat"] == spinner)
+            .expect("the spinner went out");
+        assert_eq!(failed["reason"], "timeout", "{r}");
+        assert_eq!(failed["at_move"], 1, "{r}");
+        assert!(!out.iter().any(|o| o["seat"] == seat(r, "honest")), "{r}");
+        // Its start-up never reached a read; the honest bot's answers were its own thinking.
+        assert_eq!(r["times"][spinner]["unready"], 1, "{r}");
+        let honest = &r["times"][seat(r, "honest")];
+        assert!(honest["answers"].as_u64().unwrap() >= 2, "{r}");
+        assert_eq!(honest["near"], 0, "{r}");
+    }
+}
+
+/// Issue 43: a bot whose start-up (a JVM's, an interpreter's) takes 1.5 s, more than Tron's
+/// first move of 1 s, used to lose at its first move; its start-up is no longer charged to it.
+#[test]
+fn a_bot_slower_to_start_than_its_first_move_plays() {
+    let _serial = serial();
+    let dir = readable_tempdir();
+    let bots = [tron_bot("sleep 1.5"), tron_bot("legal")];
+    let extra = ["--games", "2", "--names", "slow,quick"];
+    let (records, stderr) = tron_started(&bots, &dir.path().join("out"), "1", &extra);
+    assert_eq!(records.len(), 2, "{stderr}");
+    for r in &records {
+        let slow = seat(r, "slow");
+        assert!(
+            r["out"].as_array().is_none_or(|o| o.is_empty()) && r["faulted"].is_null(),
+            "a bot failed: {r}"
+        );
+        assert!(r["plies"].as_u64().unwrap() > 2, "{r}");
+        // It had not reached its first read after the startup allowance: held, then let finish
+        // its start-up on its first move, which it made in time.
+        assert_eq!(r["times"][slow]["unready"], 1, "{r}");
+        assert!(
+            r["times"][slow]["max_us"].as_u64().unwrap() < 1_000_000,
+            "{r}"
+        );
+    }
+}
+
 fn pick(k: u32) -> String {
     bot("numbers_pick.py", &k.to_string())
 }

@@ -762,3 +762,19 @@ fn no_bot_thinks_while_the_referee_waits_for_another() {
     );
     c.assert_nothing_left();
 }
+
+#[test]
+fn a_bot_slower_to_start_than_the_sdks_first_turn_plays() {
+    // The referee's first turn is its 1 s; the bot sleeps 1.2 s before its first read (a JVM):
+    // started before the referee, it has most of its start behind it when asked.
+    let c = Contest::new();
+    let bots = [
+        c.script("player.py", "slowstart 1200"),
+        c.script("starter.py", ""),
+    ];
+    let r = c.one(&bots, "--first-ms 1000", &["--startup-timeout", "1"]);
+    assert_eq!(r["scores"], serde_json::json!([1.0, 0.0]), "{r}");
+    assert_eq!(r["times"][0]["unready"], 1, "{r}");
+    assert!(r["times"][1].get("unready").is_none(), "{r}");
+    c.assert_nothing_left();
+}

@@ -316,6 +316,26 @@ fn kill_9_midway_then_resume_plays_exactly_the_missing_games() {
         .success()
         .stderr(predicate::str::contains("nothing to play"));
     assert_eq!(games(&out).len(), total);
+    // The answer times of the games before the kill came back from their logs: every bot's
+    // (0.02 s a move) are in the standings, and `arena ratings` rebuilds them to the byte.
+    for row in standings(&out) {
+        let mean: f64 = row["mean_answer_ms"].parse().unwrap();
+        let max: f64 = row["max_answer_ms"].parse().unwrap();
+        assert!((15.0..1000.0).contains(&mean) && max >= mean, "{row:?}");
+        assert_eq!(row["near_limit"], "0", "{row:?}");
+    }
+    let rated = dir.path().join("rated");
+    arena()
+        .args(["ratings", "--out"])
+        .arg(&rated)
+        .arg(out.join("games.csv"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("answer ms (max)"));
+    assert_eq!(
+        std::fs::read_to_string(rated.join("standings.csv")).unwrap(),
+        std::fs::read_to_string(out.join("standings.csv")).unwrap()
+    );
 }
 
 #[test]

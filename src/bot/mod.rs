@@ -8,6 +8,7 @@ pub mod controllers;
 pub mod framing;
 pub mod process;
 pub mod reaper;
+pub mod ready;
 pub mod script;
 mod spawn;
 pub mod tree;
@@ -99,7 +100,7 @@ pub fn remove_stale_scratch() -> usize {
     removed
 }
 
-pub use process::{Capture, Connection, Event, SpectatorSink, StartError};
+pub use process::{Capture, Connection, Event, SpectatorSink, Start, StartError};
 
 /// How a program's moves reach arena, exactly as Code Colosseum's `coco -c` offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]

@@ -23,7 +23,7 @@ use super::framing::{FrameCodec, Framing};
 
 use super::controllers::Controlled;
 use super::spawn::{Child, Spawn, Stdio};
-use super::{BotCommand, BotSpec, Channel, cgroup::Cgroup, reaper, tree};
+use super::{BotCommand, BotSpec, Channel, cgroup::Cgroup, reaper, ready, tree};
 use crate::games::{Cause, Exit, Fault, FaultKind};
 
 /// How long arena keeps listening after a bot's process exited, for lines it wrote just before.
@@ -167,6 +167,9 @@ struct Process {
     wrappers: usize,
     /// Stopped while the bot is not to move (`Connection::freeze`).
     frozen: bool,
+    /// arena's end of the bot's input, as the kernel names the file: what the bot waits on once
+    /// it has started (`ready`).
+    input: Option<ready::FileId>,
     limits: super::Limits,
     stderr_path: Option<PathBuf>,
     /// How the process ended, and that in words.
@@ -219,6 +222,29 @@ impl Process {
             tree::thaw(root);
         }
         self.frozen = frozen;
+    }
+
+    /// `Connection::until_ready`, for a process whose tree is `root` and input `input`.
+    async fn until_ready(
+        &mut self,
+        root: tree::Root,
+        input: ready::FileId,
+        begun: Instant,
+        deadline: Instant,
+    ) -> Start {
+        let mut ready = ready::watch(root, self.wrappers, input, begun.into_std());
+        tokio::select! {
+            biased;
+            status = self.child.wait(), if self.exit.is_none() => {
+                self.exit = Some(match status {
+                    Ok(s) => self.ended(s).await,
+                    Err(e) => (Exit::Unknown, format!("could not be waited for: {e}")),
+                });
+                Start::Unseen
+            }
+            took = &mut ready => took.map_or(Start::Unseen, Start::Ready),
+            _ = sleep_until(deadline) => Start::Starting,
+        }
     }
 
     /// How the process ended, as a fact: an out-of-memory kill in the bot's group is its own.
@@ -438,6 +464,17 @@ impl Drop for Process {
     }
 }
 
+/// How a bot's start-up went (`Connection::until_ready`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// It waited for its first input after this long.
+    Ready(Duration),
+    /// It still did not when the startup allowance ran out.
+    Starting,
+    /// Nothing to tell: no process (the terminal), or it ended meanwhile.
+    Unseen,
+}
+
 /// Why a bot did not start.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StartError {
@@ -512,6 +549,7 @@ impl Connection {
             processes_held,
             wrappers,
             frozen: false,
+            input: None,
             limits: spec.limits,
             stderr_path: Some(stderr_path.to_path_buf()),
             exit: None,
@@ -633,12 +671,35 @@ impl Connection {
         Some(Event::Exited(Exit::ProcessLimit, how))
     }
 
+    /// Whether the bot's process is known to have ended.
+    pub fn ended(&self) -> bool {
+        self.process.as_ref().is_some_and(|p| p.exit.is_some())
+    }
+
     /// Stop every process of the bot while it is not to move, so that it cannot use the CPU its
     /// opponent is timed on; let them run again before it is asked for its move.
     pub fn set_frozen(&mut self, frozen: bool) {
         if let Some(p) = self.process.as_mut() {
             p.set_frozen(frozen);
         }
+    }
+
+    /// Let the bot start until it waits for its first input (`ready`), it exits, or `deadline`
+    /// passes; then, if `hold`, stop it until it is asked for its first move. How long it took to
+    /// get there, or why not.
+    pub async fn until_ready(&mut self, deadline: Instant, hold: bool) -> Start {
+        let begun = Instant::now();
+        let Some(p) = self.process.as_mut() else {
+            return Start::Unseen;
+        };
+        let start = match (p.input, tree::Root::of(p.pgid)) {
+            (Some(input), Some(root)) => p.until_ready(root, input, begun, deadline).await,
+            _ => Start::Unseen,
+        };
+        if hold {
+            p.set_frozen(true);
+        }
+        start
     }
 
     /// How the bot ended, if it ends failing on its own within a moment: asked of a bot whose
@@ -996,11 +1057,17 @@ async fn connect(
     StartError,
 > {
     match wiring {
-        Wiring::Stdio(tx, rx) => Ok((Box::new(tx), Box::new(rx))),
+        Wiring::Stdio(tx, rx) => {
+            process.input = ready::file_id(&tx);
+            Ok((Box::new(tx), Box::new(rx)))
+        }
         Wiring::Fifos(d, pin, pout) => {
             process._fifo_dir = Some(d);
             match open_fifos(process, &pin, &pout, startup).await {
-                Ok((tx, rx)) => Ok((Box::new(tx), Box::new(rx))),
+                Ok((tx, rx)) => {
+                    process.input = ready::file_id(&tx);
+                    Ok((Box::new(tx), Box::new(rx)))
+                }
                 Err(fault) => {
                     process.stop_before_start(grace).await;
                     Err(StartError::Bot(fault))
@@ -1349,6 +1416,7 @@ impl SpectatorSink {
                 processes_held: false,
                 wrappers: 0,
                 frozen: false,
+                input: None,
                 limits: super::Limits::default(),
                 stderr_path: None,
                 exit: None,

@@ -50,6 +50,16 @@ impl Root {
             start: start_time(pid.as_raw())?,
         })
     }
+
+    pub fn pid(&self) -> Pid {
+        self.pid
+    }
+
+    /// When it started, in clock ticks since boot: with the pid, what tells it from a later
+    /// process given the same pid.
+    pub fn start(&self) -> u64 {
+        self.start
+    }
 }
 
 /// When a process started, in clock ticks since boot (the 22nd field of its stat).

@@ -249,16 +249,7 @@ impl Check<'_> {
             (None, Some(failed)) => failed,
             _ => seat,
         };
-        let channel = self.args.channel;
-        let p = examine(
-            i + 1,
-            &opponent_name,
-            seat,
-            &record,
-            &log_path,
-            game,
-            channel,
-        );
+        let p = examine(i + 1, &opponent_name, seat, &record, &log_path, self.args);
         Ok(Game::Played(p))
     }
 }
@@ -411,9 +402,9 @@ fn examine(
     seat: Seat,
     record: &GameRecord,
     log_path: &Path,
-    game: &GameInfo,
-    channel: Channel,
+    args: &Options,
 ) -> Played {
+    let (game, channel) = (args.matched.game, args.channel);
     let order = match seat.index() {
         0 => "first".to_string(),
         1 => "second".to_string(),
@@ -432,11 +423,17 @@ fn examine(
     if players > 2 {
         line.push_str(&format!(", placed {} of {players}", v.places.of(seat)));
     }
+    // It had not reached its first read when the game began: its start-up was what was slow.
+    let unready = record
+        .times
+        .get(seat.index())
+        .is_some_and(|t| t.unready > 0)
+        .then_some(args.matched.startup_timeout);
     let failure = v.fault_of(seat).map(|f| {
         line.push_str(&format!(": {}", f.detail));
         Failure {
             reason: f.reason,
-            text: explain(&f, seat, log_path, game, channel),
+            text: explain(&f, seat, log_path, game, channel, unready),
         }
     });
     Played {
@@ -453,6 +450,7 @@ fn explain(
     log_path: &Path,
     game: &GameInfo,
     channel: Channel,
+    unready: Option<std::time::Duration>,
 ) -> String {
     let mut text = format!("  your bot {}\n", fault.detail);
     // A bot that never started (it did not open its pipes, or could not be run) was sent
@@ -503,6 +501,7 @@ fn explain(
         reason: fault.reason,
         cause,
         at_move: fault.at_move,
+        unready,
     };
     let hint = hint(&failed, game, channel, wrote_stderr);
     text.push_str(&wrap(&format!("  hint: {hint}"), "        "));
@@ -609,6 +608,8 @@ struct Failed {
     reason: Reason,
     cause: Cause,
     at_move: Option<u32>,
+    /// The startup allowance, when the bot had not reached its first read at its end.
+    unready: Option<std::time::Duration>,
 }
 
 /// How a process ended, in words.
@@ -643,6 +644,17 @@ fn hint(failed: &Failed, game: &GameInfo, channel: Channel, wrote_stderr: bool) 
             "your bot stopped reading its input while arena was writing to it: read every line \
              the game sends, even the ones you do not need (see {rules})."
         ),
+        (Reason::Timeout, _) if failed.at_move == Some(1) && failed.unready.is_some() => {
+            let secs = failed.unready.map_or(0.0, |d| d.as_secs_f64());
+            format!(
+                "your bot had not reached its first read after {secs} s, and did not answer \
+                 within its first move's allowance either: its start-up (a JVM, an interpreter \
+                 loading its libraries, tables computed before the first read) takes longer \
+                 than the startup allowance. Raise it (startup_timeout, --startup-timeout), or \
+                 make the start-up shorter; if it should be quick, does it read its input \
+                 before anything else it waits for?"
+            )
+        }
         (Reason::Timeout, _) if failed.at_move == Some(1) => {
             let open = match channel {
                 Channel::Stdio => {
@@ -750,12 +762,34 @@ mod tests {
     }
 
     #[test]
+    fn a_first_move_late_after_a_start_up_not_over_speaks_of_the_start_up() {
+        let game = crate::games::find_game("tron").unwrap();
+        let failed = |unready| Failed {
+            reason: Reason::Timeout,
+            cause: Cause::Late,
+            at_move: Some(1),
+            unready,
+        };
+        let slow = hint(
+            &failed(Some(std::time::Duration::from_secs(1))),
+            game,
+            Channel::Stdio,
+            false,
+        );
+        assert!(slow.contains("had not reached its first read after 1 s"), "{slow}");
+        assert!(slow.contains("startup_timeout"), "{slow}");
+        let silent = hint(&failed(None), game, Channel::Stdio, false);
+        assert!(silent.contains("never sent its first move"), "{silent}");
+    }
+
+    #[test]
     fn names_the_status_of_a_crash() {
         let game = crate::games::find_game("roshambo").unwrap();
         let failed = |cause| Failed {
             reason: Reason::Crash,
             cause,
             at_move: Some(2),
+            unready: None,
         };
         let h = hint(
             &failed(Cause::Exited(Exit::Status(3))),

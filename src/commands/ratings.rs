@@ -23,7 +23,12 @@ pub fn run(files: &[PathBuf], out: Option<&Path>, partial: bool) -> Result<()> {
     // (their points and ratings mean other things), and a table of both would mix them.
     let mut players: Option<(usize, &Path)> = None;
     for f in files {
-        let rows = read_games(f).map_err(|e| other_kind(f, e))?;
+        let mut rows = read_games(f).map_err(|e| other_kind(f, e))?;
+        // The answer times are in the logs beside the file, as the report reads them.
+        let folder = f.parent().unwrap_or(Path::new("."));
+        if let Ok(logs) = crate::report::logs::Logs::of(folder, &rows) {
+            crate::report::times::fill(&mut rows, &logs);
+        }
         if let Some(n) = rows.first().map(|r| r.players()) {
             match players {
                 Some((m, first)) if m != n => {

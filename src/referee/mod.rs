@@ -12,7 +12,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::time::Instant;
 
 use crate::bot::process::IoLimits;
-use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
+use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, Start, StartError};
 use crate::error::{Error, Result};
 use crate::games::{
     Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step, derive_seed,
@@ -153,6 +153,8 @@ struct SeatState {
     moves: u32,
     /// Of those, the lines of the game's greeting, which are not moves.
     greetings: u32,
+    /// How long its answers took.
+    times: times::AnswerTimes,
 }
 
 impl SeatState {
@@ -204,6 +206,7 @@ async fn open_seat(
         turn_start: None,
         moves: 0,
         greetings: 0,
+        times: times::AnswerTimes::default(),
     };
     Ok((state, fault))
 }
@@ -255,6 +258,9 @@ impl Wire<'_> {
             {
                 *broken = match tokio::time::timeout(self.timeout, conn.send(buf)).await {
                     Ok(Ok(())) => None,
+                    // Ended while it started (a runtime that could not): what it said and how it
+                    // ended, read next, tell more than its closed input.
+                    Ok(Err(_)) if conn.ended() => None,
                     Ok(Err(e)) => Some(
                         Fault::new(
                             FaultKind::Crash,
@@ -392,7 +398,7 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
         }
     };
     let mut table = Table::new(&setup, game, opened.seats.len(), log, start_ms);
-    table.begin(opened).await;
+    table.begin(opened, started + setup.startup_timeout).await;
     table.play().await;
     table.finish(names, started).await
 }
@@ -462,6 +468,29 @@ async fn open_all(setup: &MatchSetup) -> std::result::Result<Opened, String> {
     })
 }
 
+/// Let every bot start at once, as CodinGame's runner does, until each waits for its first input
+/// or `deadline` (the startup allowance from the first spawn) has passed; each is stopped as soon
+/// as it is there (docs/design.md, section Start-up). The game then starts with no bot's start-up
+/// charged to its first move, and no bot able to run on another's time: a ready bot's other
+/// threads (a JVM's compilers and collector) would otherwise take CPU from those still starting,
+/// and a bot that never reaches a read from the first to move. Pondering bots are left running,
+/// and so are those the game asks first, which would be let run again at once.
+async fn warm_up(seats: &mut [SeatState], first: Seats, setup: &MatchSetup, deadline: Instant) {
+    let starting = Seat::all(seats.len())
+        .zip(seats.iter_mut())
+        .filter_map(|(seat, s)| match &mut s.io {
+            SeatIo::Remote { conn, broken: None } => Some((seat, conn, &mut s.times)),
+            _ => None,
+        });
+    let waits = starting.map(|(seat, conn, times)| async move {
+        let hold = !setup.ponder && !first.contains(seat);
+        if conn.until_ready(deadline, hold).await == Start::Starting {
+            times.unready += 1;
+        }
+    });
+    futures_util::future::join_all(waits).await;
+}
+
 /// A game in play: its seats, the judge, and where what it says goes.
 struct Table<'a> {
     setup: &'a MatchSetup,
@@ -500,11 +529,13 @@ impl<'a> Table<'a> {
         }
     }
 
-    /// The opening lines, then the failures of those that could not start.
-    async fn begin(&mut self, opened: Opened) {
+    /// The opening lines once every bot has started (or `ready_by` has passed), then the
+    /// failures of those that could not start.
+    async fn begin(&mut self, opened: Opened, ready_by: Instant) {
         self.seats = opened.seats;
         self.referee = opened.referee;
         self.judge.start(&mut self.out);
+        warm_up(&mut self.seats, self.judge.awaiting(), self.setup, ready_by).await;
         freeze_idle(&mut self.seats, self.judge.awaiting(), self.setup);
         self.deliver().await;
         for (seat, fault) in Seat::all(self.seats.len()).zip(opened.faults) {
@@ -588,8 +619,14 @@ impl<'a> Table<'a> {
             Ok(line) => {
                 out.now_ms = clock(self.start_ms, self.wire.log.received(seat, &line));
                 let greeting = self.judge.game().greeting();
+                let state = &mut self.seats[seat];
+                let limit = allowance(state, self.setup);
+                let took = state.turn_start.map(|t| t.elapsed());
                 match self.judge.line(seat, &line, out) {
                     Ok(Step::Done) => {
+                        if let Some(took) = took {
+                            self.seats[seat].times.record(took, limit);
+                        }
                         self.seats[seat].moves += 1;
                         self.seats[seat].greetings += u32::from(greeting);
                         self.seats[seat].turn_start = None;
@@ -601,6 +638,11 @@ impl<'a> Table<'a> {
                 }
             }
             Err(f) => {
+                if f.kind == FaultKind::Timeout && f.cause != Cause::StoppedReading {
+                    // Late: counted as an answer at its allowance, near the limit.
+                    let limit = allowance(&self.seats[seat], self.setup);
+                    self.seats[seat].times.record(limit, limit);
+                }
                 out.now_ms = clock(self.start_ms, self.wire.log.fault(seat, &f));
                 self.judge.fault(seat, f, out);
             }
@@ -619,6 +661,7 @@ impl<'a> Table<'a> {
             .await;
         }
         let verdict = self.judge.verdict();
+        let times = self.seats.iter().map(|s| s.times).collect();
         let closing = self.seats.into_iter().map(|s| close(s.io));
         let (seats, (referee_exit, referee_capture)) =
             tokio::join!(futures_util::future::join_all(closing), async {
@@ -652,7 +695,7 @@ impl<'a> Table<'a> {
             seed: setup.seed,
             duration_ms: started.elapsed().as_millis() as u64,
             log: setup.log_path.display().to_string(),
-            times: Vec::new(),
+            times,
         };
         let result = serde_json::to_value(&record).expect("a record serialises");
         Ok(Played {

@@ -20,6 +20,14 @@ pub struct AnswerTimes {
     pub max_us: u64,
     /// How many took at least `NEAR_PERCENT` of their allowance (late ones included).
     pub near: u32,
+    /// Games in which the bot had not reached its first read when the startup allowance ran out
+    /// (docs/design.md, section Start-up): its start-up, not its first move, was slow.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unready: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl AnswerTimes {
@@ -45,6 +53,7 @@ impl AnswerTimes {
         self.total_us = self.total_us.saturating_add(other.total_us);
         self.max_us = self.max_us.max(other.max_us);
         self.near += other.near;
+        self.unready += other.unready;
     }
 }
 

@@ -14,6 +14,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::games::{MAX_SEATS, Places, Reason, Seat};
 use crate::referee::GameRecord;
+use crate::referee::times::AnswerTimes;
 
 /// One finished game: a row of `games.csv`.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +32,10 @@ pub struct GameRow {
     pub duration_ms: u64,
     pub seed: u64,
     pub log: String,
+    /// Each seat's answer times, from the game's record or its log's result (`times::fill`);
+    /// empty where neither tells (a log gone, or written before arena timed answers). Not a
+    /// column: `games.csv` keeps its columns (docs/design.md, section Answer times).
+    pub times: Vec<AnswerTimes>,
 }
 
 impl GameRow {
@@ -58,6 +63,7 @@ impl GameRow {
             duration_ms: r.duration_ms,
             seed: r.seed,
             log: r.log.clone(),
+            times: r.times.clone(),
         }
     }
 
@@ -356,6 +362,7 @@ fn parse_row(record: &csv::StringRecord, players: usize) -> std::result::Result<
         duration_ms: number(reason_at + 2, "duration_ms")?,
         seed: number(reason_at + 3, "the seed")?,
         log: field(reason_at + 4).to_string(),
+        times: Vec::new(),
     })
 }
 

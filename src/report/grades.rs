@@ -176,15 +176,19 @@ fn seat_detail(log: &Path, seat: Seat) -> Option<String> {
 /// the grades are written again every few seconds of a run. Read as the report reads logs
 /// (`files::open_log_file`: no link, regular files only).
 fn last_line(log: &Path) -> Option<String> {
-    use std::io::{Read, Seek, SeekFrom};
     // A verdict's words are a few hundred bytes per seat that failed.
-    const TAIL: u64 = 64 * 1024;
+    last_line_within(log, 64 * 1024)
+}
+
+/// The last line of a log, if it ends within `TAIL` bytes of its end.
+pub(super) fn last_line_within(log: &Path, tail: u64) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
     let mut file = crate::files::open_log_file(log).ok()?;
     let len = file.metadata().ok()?.len();
-    let start = len.saturating_sub(TAIL);
+    let start = len.saturating_sub(tail);
     file.seek(SeekFrom::Start(start)).ok()?;
     let mut bytes = Vec::new();
-    file.take(TAIL).read_to_end(&mut bytes).ok()?;
+    file.take(tail).read_to_end(&mut bytes).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     let text = text.trim_end_matches('\n');
     match text.rfind('\n') {
@@ -298,6 +302,7 @@ mod tests {
             duration_ms: 1,
             seed: 0,
             log: format!("nowhere/logs/game-{id}.jsonl"),
+            times: Vec::new(),
         }
     }
 

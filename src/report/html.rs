@@ -368,16 +368,18 @@ pub fn write_alongside(
 /// first game's log that may be read; the spec is not needed.
 pub fn write_folder(dir: &Path, title: Option<String>) -> Result<(PathBuf, usize)> {
     let games = dir.join("games.csv");
-    let rows = super::read_folder_games(dir)?;
-    let Some(first) = rows.first() else {
+    let mut rows = super::read_folder_games(dir)?;
+    if rows.is_empty() {
         return Err(Error::Usage(format!(
             "{}: no games yet, nothing to report",
             games.display()
         )));
-    };
+    }
     // The folder's own log, or a shard's; one that cannot be read (a link, cut short) is shown
     // as a game the viewer cannot draw, as any other is, and the next one names the game.
     let logs = super::logs::Logs::of(dir, &rows)?;
+    super::times::fill(&mut rows, &logs);
+    let first = &rows[0];
     let header = |row: &GameRow| {
         logs.file(row)
             .map_err(Error::Corrupt)
@@ -431,6 +433,7 @@ mod tests {
             duration_ms: 1,
             seed: 0,
             log: format!("nowhere/game-{id}.jsonl"),
+            times: Vec::new(),
         }
     }
 

@@ -21,6 +21,7 @@ pub mod html;
 pub mod live;
 pub mod logs;
 pub mod pack;
+pub mod times;
 mod turns;
 
 /// Replace a file at once: write a temporary file beside it, sync, rename.
@@ -69,6 +70,21 @@ pub struct Standing {
     /// 25 ± 8.3 to start).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weng_lin: Option<(f64, f64)>,
+    /// The bot's mean answer, in milliseconds, over the games whose times are known; empty
+    /// without any. Appended last, so that the columns before keep their places; the three are
+    /// absent (`None`) from a table no game of which was timed (logs from before issue 43),
+    /// whose standings.csv keeps the form it had.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_answer_ms: Option<Option<f64>>,
+    /// Its slowest answer, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_answer_ms: Option<Option<f64>>,
+    /// How many of its answers took 80% of their allowance or more, the late ones included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub near_limit: Option<u32>,
+    /// Its answer times in all.
+    #[serde(skip)]
+    pub times: crate::referee::times::AnswerTimes,
     /// How many played each game: the table's columns follow (`standings_csv`).
     #[serde(skip)]
     pub players: usize,
@@ -206,9 +222,24 @@ pub fn standings(names: &[String], rows: &[GameRow], players: usize) -> Vec<Stan
             marked: String::new(),
             average_place: None,
             weng_lin: None,
+            mean_answer_ms: None,
+            max_answer_ms: None,
+            near_limit: None,
+            times: Default::default(),
             players,
         })
         .collect();
+    let times = times::per_bot(names, rows);
+    let timed = times.iter().any(|t| t.answers > 0);
+    for (t, times) in table.iter_mut().zip(times) {
+        t.times = times;
+        if timed {
+            t.mean_answer_ms = Some(times.mean_us().map(|us| round1(us as f64 / 1000.0)));
+            t.max_answer_ms =
+                Some((times.answers > 0).then(|| round1(times.max_us as f64 / 1000.0)));
+            t.near_limit = Some(times.near);
+        }
+    }
     let mut place_sums = vec![0u32; names.len()];
     // Whether each bot ever finished ahead of another: a marked bot is `perfect` if so, else
     // `zero` (its points say nothing of it: two bots sharing the last place score some).
@@ -298,7 +329,7 @@ pub fn standings_csv(table: &[Standing]) -> Vec<u8> {
 
 fn standings_csv_places(table: &[Standing]) -> Vec<u8> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
+    let mut header = vec![
         "rank",
         "bot",
         "games",
@@ -315,11 +346,15 @@ fn standings_csv_places(table: &[Standing]) -> Vec<u8> {
         "crashes",
         "illegal",
         "marked",
-    ])
-    .expect("in memory");
+    ];
+    let timed = table.iter().any(|t| t.near_limit.is_some());
+    if timed {
+        header.extend(["mean_answer_ms", "max_answer_ms", "near_limit"]);
+    }
+    w.write_record(header).expect("in memory");
     let opt = |x: Option<f64>, f: fn(f64) -> f64| x.map_or(String::new(), |x| f(x).to_string());
     for t in table {
-        w.write_record([
+        let mut record = vec![
             t.rank.to_string(),
             t.bot.clone(),
             t.games.to_string(),
@@ -336,7 +371,15 @@ fn standings_csv_places(table: &[Standing]) -> Vec<u8> {
             t.crashes.to_string(),
             t.illegal.to_string(),
             t.marked.clone(),
-        ])
+        ];
+        if timed {
+            record.extend([
+                opt(t.mean_answer_ms.flatten(), |x| x),
+                opt(t.max_answer_ms.flatten(), |x| x),
+                t.near_limit.unwrap_or(0).to_string(),
+            ]);
+        }
+        w.write_record(record)
         .expect("in memory");
     }
     w.into_inner().expect("a Vec takes all")
@@ -351,7 +394,7 @@ pub fn standings_text(table: &[Standing]) -> String {
     let pm = crate::out::symbol("±", "+-");
     let elo_width = 12 + pm.chars().count();
     let mut s = format!(
-        "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>elo_width$}  {:>13}  {:>4} {:>4} {:>4}\n",
+        "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>elo_width$}  {:>13}  {:>4} {:>4} {:>4}{}\n",
         "rank",
         "bot",
         "games",
@@ -363,15 +406,17 @@ pub fn standings_text(table: &[Standing]) -> String {
         "glicko2 (rd)",
         "time",
         "crash",
-        "bad"
+        "bad",
+        answer_cells(table, ANSWER_HEADER, "near"),
     );
     for t in table {
         let mark = if t.marked.is_empty() { " " } else { "*" };
         s.push_str(&format!(
-            "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>6.0}{mark}{pm} {:<4}  {:>6.0} ({:>4.0})  {:>4} {:>4} {:>4}\n",
+            "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>6.0}{mark}{pm} {:<4}  {:>6.0} ({:>4.0})  {:>4} {:>4} {:>4}{}\n",
             t.rank, t.bot, t.games, t.wins, t.draws, t.losses, t.score, t.elo,
             t.elo_error.map_or("-".to_string(), |e| format!("{e:.0}")),
-            t.glicko2, t.glicko2_rd, t.timeouts, t.crashes, t.illegal
+            t.glicko2, t.glicko2_rd, t.timeouts, t.crashes, t.illegal,
+            answer_cells(table, &answers(&t.times), &near(&t.times)),
         ));
     }
     if table.iter().any(|t| !t.marked.is_empty()) {
@@ -380,13 +425,40 @@ pub fn standings_text(table: &[Standing]) -> String {
     s
 }
 
+/// The answer times' columns of a line, where the table has them (a game of it was timed).
+fn answer_cells(table: &[Standing], answers: &str, near: &str) -> String {
+    match table.iter().any(|t| t.near_limit.is_some()) {
+        true => format!("  {answers:>16}  {near:>4}"),
+        false => String::new(),
+    }
+}
+
+/// The heading of the answer times' column: the mean answer and the slowest.
+const ANSWER_HEADER: &str = "answer ms (max)";
+
+/// A bot's mean answer and its slowest, in milliseconds: `1.2 (40)`; `-` where none was timed.
+pub fn answers(t: &crate::referee::times::AnswerTimes) -> String {
+    match t.mean_us() {
+        Some(mean) => format!("{} ({})", times::ms(mean), times::ms(t.max_us)),
+        None => "-".into(),
+    }
+}
+
+/// How many answers came near the limit; `-` where none was timed.
+pub fn near(t: &crate::referee::times::AnswerTimes) -> String {
+    match t.answers {
+        0 => "-".into(),
+        _ => t.near.to_string(),
+    }
+}
+
 /// The standings of games of more than two players, for people: places and points.
 fn standings_text_places(table: &[Standing]) -> String {
     let width = table.iter().map(|t| t.bot.len()).max().unwrap_or(3).max(3);
     let pm = crate::out::symbol("±", "+-");
     let elo_width = 12 + pm.chars().count();
     let mut s = format!(
-        "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7}  {:>elo_width$}  {:>13}  {:>13}  {:>4} {:>5} {:>4}\n",
+        "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7}  {:>elo_width$}  {:>13}  {:>13}  {:>4} {:>5} {:>4}{}\n",
         "rank",
         "bot",
         "games",
@@ -398,7 +470,8 @@ fn standings_text_places(table: &[Standing]) -> String {
         crate::out::symbol("weng-lin (σ)", "weng-lin (sd)"),
         "time",
         "crash",
-        "bad"
+        "bad",
+        answer_cells(table, ANSWER_HEADER, "near"),
     );
     for t in table {
         let mark = if t.marked.is_empty() { " " } else { "*" };
@@ -409,10 +482,11 @@ fn standings_text_places(table: &[Standing]) -> String {
             .weng_lin
             .map_or("-".to_string(), |(r, u)| format!("{r:.1} ({u:.1})"));
         s.push_str(&format!(
-            "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7.2}  {:>6.0}{mark}{pm} {:<4}  {:>6.0} ({:>4.0})  {:>13}  {:>4} {:>5} {:>4}\n",
+            "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7.2}  {:>6.0}{mark}{pm} {:<4}  {:>6.0} ({:>4.0})  {:>13}  {:>4} {:>5} {:>4}{}\n",
             t.rank, t.bot, t.games, t.wins, place, t.score, t.elo,
             t.elo_error.map_or("-".to_string(), |e| format!("{e:.0}")),
-            t.glicko2, t.glicko2_rd, weng_lin, t.timeouts, t.crashes, t.illegal
+            t.glicko2, t.glicko2_rd, weng_lin, t.timeouts, t.crashes, t.illegal,
+            answer_cells(table, &answers(&t.times), &near(&t.times)),
         ));
     }
     if table.iter().any(|t| !t.marked.is_empty()) {
@@ -478,6 +552,7 @@ mod tests {
             duration_ms: 1,
             seed: id,
             log: format!("logs/game-{id:05}.jsonl"),
+            times: Vec::new(),
         }
     }
 

@@ -64,7 +64,9 @@ impl<T: Send + 'static> Journal<T> {
         let empty = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
         let rows = if !empty {
             let dir = path.parent().unwrap_or(Path::new("."));
-            let rows = report::read_folder_games(dir)?;
+            let mut rows = report::read_folder_games(dir)?;
+            // Read once: the games played from now on bring theirs with their records.
+            report::times::fill(&mut rows, &report::logs::Logs::Own(dir.to_path_buf()));
             if let Some(row) = rows.iter().find(|r| r.players() != players) {
                 return Err(Error::Conflict(format!(
                     "{} holds games of {} players, and these are of {players}: use another \

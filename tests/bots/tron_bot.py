@@ -12,8 +12,12 @@ at its move AT (1 is its first) it misbehaves as MODE says:
 - `spin MARKER BEAT`: after each move it makes sure 8 processes of its own spin on the CPU (its
   children, each in a session of its own), each appending the time to the file BEAT every 20 ms
   it runs; every process gives up 60 s after the bot started.
+- `sleep S`: not hostile: a slow start (a JVM's, an interpreter's): it sleeps S seconds before
+  it reads anything, then plays every move.
+- `spin_from_start BEAT`: spins on the CPU from the moment it starts and never reads, appending
+  the time to BEAT every 20 ms it runs; gives up 60 s after it started.
 
-Usage: tron_bot.py MODE [AT | S N | MARKER BEAT]
+Usage: tron_bot.py MODE [AT | S N | MARKER BEAT | S | BEAT]
 """
 import os
 import sys
@@ -66,6 +70,18 @@ def burn(seconds):
 
 
 def main():
+    if mode == "sleep":
+        time.sleep(float(sys.argv[2]))
+    if mode == "spin_from_start":
+        beat = os.open(sys.argv[2], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        last = 0.0
+        while time.time() - T0 < 60:
+            for i in range(2000):
+                pass
+            if time.time() - last >= 0.02:
+                last = time.time()
+                os.write(beat, f"{last}\n".encode())
+        return
     owner = {}
     move_no = 0
     at = int(sys.argv[2]) if mode in ("crash", "hang", "garbage") else 0

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use crate::referee::times::AnswerTimes;
 use crate::report::GameRow;
 
 /// Each bot's games so far, indexed as the match's bots.
@@ -50,7 +51,7 @@ impl Places {
     }
 
     /// The table, best points first: a line a bot.
-    pub fn lines(&self, names: &[String]) -> Vec<String> {
+    pub fn lines(&self, names: &[String], times: &[AnswerTimes]) -> Vec<String> {
         let width = names.iter().map(String::len).max().unwrap_or(3).max(3);
         let mut order: Vec<usize> = (0..names.len()).collect();
         order.sort_by(|&a, &b| {
@@ -60,20 +61,23 @@ impl Places {
                 .then(names[a].cmp(&names[b]))
         });
         let mut lines = vec![format!(
-            "{:<width$}  {:>5}  {:>5}  {:>10}  {:>7}  {:>8}",
-            "bot", "games", "wins", "avg place", "points", "failures"
+            "{:<width$}  {:>5}  {:>5}  {:>10}  {:>7}  {:>8}  {:>16}  {:>4}",
+            "bot", "games", "wins", "avg place", "points", "failures", "answer ms (max)", "near"
         )];
         for i in order {
             let r = &self.bots[i];
             let place = Self::average_place(r).map_or("-".into(), |p| format!("{p:.2}"));
+            let t = times.get(i).copied().unwrap_or_default();
             lines.push(format!(
-                "{:<width$}  {:>5}  {:>5}  {:>10}  {:>7}  {:>8}",
+                "{:<width$}  {:>5}  {:>5}  {:>10}  {:>7}  {:>8}  {:>16}  {:>4}",
                 names[i],
                 r.games,
                 r.wins,
                 place,
                 format!("{:.2}", r.points),
-                r.failures
+                r.failures,
+                crate::report::answers(&t),
+                crate::report::near(&t)
             ));
         }
         lines

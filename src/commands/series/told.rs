@@ -10,6 +10,7 @@ use super::summary::{self, SprtState};
 use crate::games::Side;
 use crate::out::plural;
 use crate::referee::GameRecord;
+use crate::referee::times::AnswerTimes;
 use crate::report::GameRow;
 use crate::stats::{Tally, Wdl};
 
@@ -194,6 +195,12 @@ impl<'a> Told<'a> {
                 for line in summary::lines(tally) {
                     self.say(&line);
                 }
+                let times = crate::report::times::per_bot(self.names, &self.rows);
+                for (name, t) in self.names.iter().zip(&times) {
+                    if let Some(line) = answer_line(name, t) {
+                        self.say(&line);
+                    }
+                }
                 if let Some(sprt) = sprt {
                     let recorded = stopped.then_some(self.rows.len() as u64);
                     self.say(&sprt.conclusion(self.names, recorded));
@@ -203,7 +210,8 @@ impl<'a> Told<'a> {
                 }
             }
             Scoring::Places(places) => {
-                for line in places.lines(self.names) {
+                let times = crate::report::times::per_bot(self.names, &self.rows);
+                for line in places.lines(self.names, &times) {
                     self.say(&line);
                 }
                 if self.json {
@@ -212,6 +220,19 @@ impl<'a> Told<'a> {
             }
         }
     }
+}
+
+/// A duel's bot's answer times in words, what a player tunes by: its mean answer, its slowest,
+/// and how many came near the limit; none before any answer was timed.
+fn answer_line(name: &str, t: &AnswerTimes) -> Option<String> {
+    let mean = t.mean_us()?;
+    Some(format!(
+        "Answers of {name}: mean {} ms, slowest {} ms, {} of {} at 80% of the allowance or more",
+        crate::report::times::ms(mean),
+        crate::report::times::ms(t.max_us),
+        t.near,
+        t.answers
+    ))
 }
 
 /// One JSON object on a line of stdout, at once: one line for any reader, though a detail may

@@ -148,6 +148,19 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
             Err(StartError::Arena(e)) => return Err(not_set_up(e, log)),
         }
     }
+    // Every bot starts at once and runs until it waits for its first input (or the startup
+    // allowance has passed), then is held until the referee first writes to it: no bot's start-up
+    // is charged to its first turn, and none thinks on another's time (docs/design.md, Start-up).
+    let ready_by = started + setup.startup_timeout;
+    let warming = seats.iter_mut().filter_map(|s| {
+        let times = &mut s.times;
+        s.conn.as_mut().map(|conn| async move {
+            if conn.until_ready(ready_by, !setup.ponder).await == crate::bot::Start::Starting {
+                times.unready += 1;
+            }
+        })
+    });
+    futures_util::future::join_all(warming).await;
     // Ended with the game, whether their relays ever connected or not.
     let mut relays = tokio::task::JoinSet::new();
     for (i, listener) in listeners.into_iter().enumerate() {
@@ -204,17 +217,13 @@ async fn start_bot(
         framing: Framing::AnyLineEnd,
         ..setup.limits
     };
-    let mut conn = Connection::spawn(
+    let conn = Connection::spawn(
         bot,
         &stderr_path(&setup.log_path, seat),
         setup.startup_timeout,
         limits,
     )
     .await?;
-    if !setup.ponder {
-        // Held until the referee first writes to it: no bot thinks on another's time.
-        conn.set_frozen(true);
-    }
     Ok(conn)
 }
 

@@ -28,7 +28,7 @@ function drawMeta() {
 
 // ---------------------------------------------------------------- standings
 function errorBar(s, lo, hi) {
-  const W = 200, H = 18, pad = 6;
+  const W = 160, H = 18, pad = 6;
   const x = (v) => pad + ((Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo || 1)) * (W - 2 * pad);
   const svg = el("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Elo ${num(s.elo)} ± ${num(s.elo_error)}` }, SVG);
   svg.appendChild(el("line", { x1: x(0), x2: x(0), y1: 0, y2: H, stroke: "#c8ccd0", "stroke-dasharray": "2 2" }, SVG));
@@ -54,10 +54,13 @@ function drawStandings() {
   // (in full on hover). A wider table scrolls alone, its rank and bot columns fixed (report.css).
   // Games of more than two players: the average place where two players have draws and losses.
   const places = rows.some((s) => s.average_place !== undefined);
+  // Answer times: absent from folders whose logs predate them.
+  const timed = rows.some((s) => s.near_limit !== undefined);
   const counts = places ? `<th title="first place, alone">won</th><th>avg place</th><th title="(N - place) / (N - 1) a game">points</th>` : `<th>won</th><th>drawn</th><th>lost</th><th>score</th>`;
   t.innerHTML = `<thead><tr><th class="rank">rank</th><th class="name bot">bot</th><th>games</th>${counts}
     <th>Elo</th><th>±&nbsp;95%</th><th class="name interval">Elo with its 95% interval <span class="range">(${Math.round(lo)} to ${Math.round(hi)})</span></th><th>Glicko-2</th><th>RD</th>${places ? `<th title="Weng-Lin (OpenSkill): 25 to start">Weng-Lin</th><th>σ</th>` : ""}
-    <th title="games lost by timeout">timeouts</th><th title="games lost by a crash">crashes</th><th title="illegal moves and protocol errors">illegal</th></tr></thead>`;
+    <th title="games lost by timeout">timeouts</th><th title="games lost by a crash">crashes</th><th title="illegal moves and protocol errors">illegal</th>
+    ${timed ? `<th title="the mean time from a prompt to the answer, and the slowest, in milliseconds">ms (max)</th><th title="answers that took 80% of their allowance or more, late ones included">near</th>` : ""}</tr></thead>`;
   const body = el("tbody");
   for (const s of rows) {
     const tr = el("tr", { "data-bot": s.bot });
@@ -66,7 +69,8 @@ function drawStandings() {
       ? `<td>${s.wins}</td><td>${s.average_place === undefined ? "-" : s.average_place.toFixed(2)}</td><td>${s.score.toFixed(2)}</td>`
       : `<td>${s.wins}</td><td>${s.draws}</td><td>${s.losses}</td><td>${pts(s.score)}</td>`;
     tr.innerHTML = `<td class="rank">${s.rank}</td><td class="name bot" title="${esc(s.bot)}">${esc(s.bot)}</td><td>${s.games}</td>${cells}<td class="elo">${num(s.elo)}${mark}</td><td>${num(s.elo_error)}</td><td class="bar"></td><td>${num(s.glicko2)}</td><td>${num(s.glicko2_rd)}</td>${places ? `<td>${s.weng_lin ? s.weng_lin[0].toFixed(1) : "-"}</td><td>${s.weng_lin ? s.weng_lin[1].toFixed(1) : "-"}</td>` : ""}
-      <td>${s.timeouts}</td><td>${s.crashes}</td><td>${s.illegal}</td>`;
+      <td>${s.timeouts}</td><td>${s.crashes}</td><td>${s.illegal}</td>
+      ${timed ? `<td>${s.max_answer_ms == null ? "-" : `${s.mean_answer_ms} (${s.max_answer_ms})`}</td><td>${s.max_answer_ms == null ? "-" : s.near_limit}</td>` : ""}`;
     tr.querySelector("td.bar").appendChild(errorBar(s, lo, hi));
     body.appendChild(tr);
   }
