@@ -59,6 +59,13 @@ impl Contest {
         self.script("referee.py", options.trim())
     }
 
+    /// arena, its relays' folder in the test's own: their paths mark the test's processes.
+    fn arena(&self) -> assert_cmd::Command {
+        let mut cmd = arena();
+        cmd.env("TMPDIR", self.path());
+        cmd
+    }
+
     fn out(&self) -> PathBuf {
         self.path().join("out")
     }
@@ -73,8 +80,8 @@ impl Contest {
     ) -> (Vec<serde_json::Value>, String, Option<i32>) {
         let command = if bots.len() == 2 { "duel" } else { "match" };
         let _ = std::fs::remove_dir_all(self.out());
-        let output = arena()
-            .env("TMPDIR", self.path())
+        let output = self
+            .arena()
             .arg(command)
             .args(bots)
             .args([
@@ -122,6 +129,12 @@ impl Contest {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
+}
+
+/// A command that must have succeeded; its stderr shown when it did not.
+fn assert_ok(output: &std::process::Output) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
 
 fn detail(record: &serde_json::Value) -> String {
@@ -463,12 +476,7 @@ fn a_relay_killed_mid_game_voids_the_game_and_nothing_outlives_it() {
     )
     .unwrap();
     let output = child.wait_with_output().unwrap();
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_ok(&output);
     let r = &json_records(&output.stdout)[0];
     assert_eq!(r["reason"], "referee", "{r}");
     assert!(
@@ -571,8 +579,8 @@ fn a_tournament_killed_mid_game_resumes_with_nothing_left_behind() {
     c.assert_nothing_left();
     let before = games(&out).len();
     assert!((2..6).contains(&before), "{before} games before the kill");
-    let output = arena()
-        .env("TMPDIR", c.path())
+    let output = c
+        .arena()
         .arg("run")
         .arg(&spec)
         .arg("--out")
@@ -580,12 +588,7 @@ fn a_tournament_killed_mid_game_resumes_with_nothing_left_behind() {
         .arg("--resume")
         .output()
         .unwrap();
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_ok(&output);
     let rows = games(&out);
     assert_eq!(rows.len(), 6);
     let standings = std::fs::read_to_string(out.join("standings.csv")).unwrap();
@@ -637,8 +640,8 @@ fn spec_mistakes_name_the_line() {
 #[test]
 fn check_plays_a_bot_against_the_contests_starter_bot() {
     let c = Contest::new();
-    let output = arena()
-        .env("TMPDIR", c.path())
+    let output = c
+        .arena()
         .args(["check", &c.script("greedy.py", "")])
         .args(["--against", &c.script("starter.py", "")])
         .args(["--referee", &c.referee(""), "--referee-protocol", "sdk"])
@@ -657,8 +660,8 @@ fn check_plays_a_bot_against_the_contests_starter_bot() {
         "{stdout}"
     );
     // A bot the referee disqualifies is told why.
-    let output = arena()
-        .env("TMPDIR", c.path())
+    let output = c
+        .arena()
         .args(["check", &c.script("player.py", "invalid 2")])
         .args(["--against", &c.script("starter.py", "")])
         .args(["--referee", &c.referee(""), "--referee-protocol", "sdk"])
@@ -708,20 +711,15 @@ fn shards_of_a_run_merge_into_its_results_folder() {
     let mut folders = Vec::new();
     for shard in ["1/2", "2/2"] {
         let out = c.path().join(format!("shard{}", &shard[..1]));
-        let output = arena()
-            .env("TMPDIR", c.path())
+        let output = c
+            .arena()
             .arg("run")
             .arg(&spec)
             .args(["--shard", shard, "--out"])
             .arg(&out)
             .output()
             .unwrap();
-        assert_eq!(
-            output.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert_ok(&output);
         folders.push(out);
     }
     let merged = c.path().join("merged");
@@ -733,12 +731,7 @@ fn shards_of_a_run_merge_into_its_results_folder() {
         .arg(&merged)
         .output()
         .unwrap();
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_ok(&output);
     assert_eq!(games(&merged).len(), 6);
     let standings = std::fs::read_to_string(merged.join("standings.csv")).unwrap();
     assert_eq!(standings.lines().count(), 4, "{standings}");

@@ -226,17 +226,29 @@ async fn replay_sdk(
         v.reason.as_str(),
         u64::from(v.plies),
     );
-    match (same, again.differs) {
+    judged(same, again.differs, "game", &summary, || logged_in_words(names, &logged))
+}
+
+/// Replay's conclusion: the result agrees (and the `what`, the stream or the game, does too), or
+/// how they differ; `logged` says the log's result in words.
+fn judged(
+    same: bool,
+    mismatch: Option<String>,
+    what: &str,
+    summary: &str,
+    logged: impl FnOnce() -> String,
+) -> Result<()> {
+    match (same, mismatch) {
         (true, None) => {
             crate::out::warn(&format!("replay: the result agrees: {summary}"));
             Ok(())
         }
         (true, Some(m)) => Err(Error::Disagrees(format!(
-            "replay: the result agrees ({summary}) but the game differs: {m}"
+            "replay: the result agrees ({summary}) but the {what} differs: {m}"
         ))),
         (false, m) => Err(Error::Disagrees(format!(
             "replay: the result differs: the log says {}, the referee now gives {summary}{}",
-            logged_in_words(names, &logged),
+            logged(),
             m.map(|m| format!("; {m}")).unwrap_or_default()
         ))),
     }
@@ -385,18 +397,5 @@ pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> 
         )),
         m => m,
     };
-    match (same, mismatch) {
-        (true, None) => {
-            crate::out::warn(&format!("replay: the result agrees: {summary}"));
-            Ok(())
-        }
-        (true, Some(m)) => Err(Error::Disagrees(format!(
-            "replay: the result agrees ({summary}) but the stream differs: {m}"
-        ))),
-        (false, m) => Err(Error::Disagrees(format!(
-            "replay: the result differs: the log says {}, the referee now gives {summary}{}",
-            logged_in_words(&names, &logged),
-            m.map(|m| format!("; {m}")).unwrap_or_default()
-        ))),
-    }
+    judged(same, mismatch, "stream", &summary, || logged_in_words(&names, &logged))
 }

@@ -78,6 +78,27 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The record of a game of `setup` begun at `started`, and its JSON for the log's end.
+    fn of(
+        setup: &MatchSetup,
+        players: Vec<String>,
+        verdict: Verdict,
+        started: Instant,
+        times: Vec<times::AnswerTimes>,
+    ) -> (GameRecord, serde_json::Value) {
+        let record = GameRecord {
+            game: setup.game.name.to_string(),
+            players,
+            verdict,
+            seed: setup.seed,
+            duration_ms: started.elapsed().as_millis() as u64,
+            log: setup.log_path.display().to_string(),
+            times,
+        };
+        let result = serde_json::to_value(&record).expect("a record serialises");
+        (record, result)
+    }
+
     /// The line printed when game `id` ends: who played, the score, why it ended, and the fault.
     pub fn finished_line(&self, id: usize) -> String {
         let v = &self.verdict;
@@ -687,17 +708,7 @@ impl<'a> Table<'a> {
             log.referee_exit(&status);
         }
         captures.extend(referee_capture);
-        let setup = self.setup;
-        let record = GameRecord {
-            game: setup.game.name.to_string(),
-            players: names,
-            verdict,
-            seed: setup.seed,
-            duration_ms: started.elapsed().as_millis() as u64,
-            log: setup.log_path.display().to_string(),
-            times,
-        };
-        let result = serde_json::to_value(&record).expect("a record serialises");
+        let (record, result) = GameRecord::of(self.setup, names, verdict, started, times);
         Ok(Played {
             record,
             log,

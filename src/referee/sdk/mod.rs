@@ -718,17 +718,7 @@ impl Table<'_> {
         let stderr = read_stderr(&program::stderr_path(&self.setup.log_path));
         let verdict = self.verdict(&stderr, &referee_status);
         let times = self.seats.iter().map(|s| s.times).collect();
-        let setup = self.setup;
-        let record = GameRecord {
-            game: setup.game.name.to_string(),
-            players: names,
-            verdict,
-            seed: setup.seed,
-            duration_ms: started.elapsed().as_millis() as u64,
-            log: setup.log_path.display().to_string(),
-            times,
-        };
-        let result = serde_json::to_value(&record).expect("a record serialises");
+        let (record, result) = GameRecord::of(self.setup, names, verdict, started, times);
         Played {
             record,
             log: self.log,
