@@ -6,7 +6,8 @@
 //!
 //! Idle priority (`SCHED_IDLE`): the packers never take a core from a bot or a referee, and so
 //! never change a game's timing. On a machine with every core busy they wait, and their queue
-//! is bounded: past `MAX_BACKLOG` bytes, games are left to the report.
+//! is bounded: past `MAX_BACKLOG` bytes, games are left to the report. Once the games are over
+//! the run waits for them, and they are put back at normal priority (where arena may).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -42,6 +43,8 @@ struct Shared {
     packers: Vec<Sender<Msg>>,
     next: AtomicU64,
     backlog: AtomicUsize,
+    /// The packers' thread ids, to put them back at normal priority once the games are over.
+    tids: Mutex<Vec<libc::pid_t>>,
 }
 
 impl Live {
@@ -54,6 +57,7 @@ impl Live {
             packers,
             next: AtomicU64::new(0),
             backlog: AtomicUsize::new(0),
+            tids: Mutex::new(Vec::new()),
         });
         let threads = receivers
             .into_iter()
@@ -62,7 +66,7 @@ impl Live {
                 let shared = Arc::clone(&shared);
                 std::thread::Builder::new()
                     .name(format!("arena-pack-{i}"))
-                    .spawn(move || serve(rx, &shared.backlog))
+                    .spawn(move || serve(rx, &shared))
             })
             .collect::<std::io::Result<Vec<_>>>()
             .ok()?;
@@ -81,9 +85,12 @@ impl Live {
         })
     }
 
-    /// Every game packed, by its log's path; waits for the packers to catch up. Games started
-    /// after this are left to the report.
+    /// Every game packed, by its log's path; waits for the packers to catch up, at normal
+    /// priority where arena may set it. Games started after this are left to the report.
     pub fn finish(&self) -> Ready {
+        // The games are over: what the packers have left to do is now all that the run waits
+        // for. At idle priority on a busy machine they would get almost no CPU (issue 45).
+        normal_priority(&self.shared.tids.lock().unwrap_or_else(|e| e.into_inner()));
         for tx in &self.shared.packers {
             let _ = tx.send(Msg::End);
         }
@@ -183,8 +190,10 @@ enum Slot {
     Panicked(PathBuf),
 }
 
-fn serve(rx: Receiver<Msg>, backlog: &AtomicUsize) -> Ready {
+fn serve(rx: Receiver<Msg>, shared: &Shared) -> Ready {
     idle_priority();
+    let _listed = Listed::new(&shared.tids);
+    let backlog = &shared.backlog;
     let mut games: HashMap<u64, Slot> = HashMap::new();
     let mut ready = Ready::new();
     for msg in rx {
@@ -228,6 +237,42 @@ fn serve(rx: Receiver<Msg>, backlog: &AtomicUsize) -> Ready {
         }
     }
     ready
+}
+
+/// The calling packer's thread id in `tids` while it runs: taken out as it ends, however it
+/// ends, so that no thread id of a thread gone is ever used.
+struct Listed<'a>(&'a Mutex<Vec<libc::pid_t>>, libc::pid_t);
+
+impl<'a> Listed<'a> {
+    fn new(tids: &'a Mutex<Vec<libc::pid_t>>) -> Listed<'a> {
+        // SAFETY: gettid has no preconditions.
+        let tid = unsafe { libc::gettid() };
+        tids.lock().unwrap_or_else(|e| e.into_inner()).push(tid);
+        Listed(tids, tid)
+    }
+}
+
+impl Drop for Listed<'_> {
+    fn drop(&mut self) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|&t| t != self.1);
+    }
+}
+
+/// Put the packers back at normal priority, while they are still running (they end at
+/// `Msg::End`). Only a privileged arena may leave `SCHED_IDLE` (`RLIMIT_NICE` is 0 by
+/// default); elsewhere this fails and they finish at idle priority, as before.
+fn normal_priority(tids: &[libc::pid_t]) {
+    let param = libc::sched_param { sched_priority: 0 };
+    for &tid in tids {
+        // SAFETY: sched_setscheduler reads `param` and changes only the thread `tid`: one of
+        // this process's packers, listed while it runs (`Listed`); the list is locked here.
+        unsafe {
+            libc::sched_setscheduler(tid, libc::SCHED_OTHER, &param);
+        }
+    }
 }
 
 /// Run the calling thread only when a core would otherwise be idle.
