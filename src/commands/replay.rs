@@ -213,7 +213,19 @@ async fn replay_sdk(
         )));
     };
     let again = crate::referee::sdk::recorded::replay(header, entries, program).await?;
-    let v = &again.record.verdict;
+    judged(names, &logged, &again.record.verdict, again.differs, "game")
+}
+
+/// Replay's conclusion: the result agrees (and the `what`, the stream or the game, does too), or
+/// how they differ from the log's result, `logged`.
+fn judged(
+    names: &[String],
+    logged: &serde_json::Value,
+    v: &crate::referee::Verdict,
+    mismatch: Option<String>,
+    what: &str,
+) -> Result<()> {
+    // Two-player logs record no places: their scores say it all.
     let same_places = names.len() == 2 || logged["places"] == serde_json::json!(v.places);
     let same = logged["scores"] == serde_json::json!(v.scores)
         && same_places
@@ -226,18 +238,6 @@ async fn replay_sdk(
         v.reason.as_str(),
         u64::from(v.plies),
     );
-    judged(same, again.differs, "game", &summary, || logged_in_words(names, &logged))
-}
-
-/// Replay's conclusion: the result agrees (and the `what`, the stream or the game, does too), or
-/// how they differ; `logged` says the log's result in words.
-fn judged(
-    same: bool,
-    mismatch: Option<String>,
-    what: &str,
-    summary: &str,
-    logged: impl FnOnce() -> String,
-) -> Result<()> {
     match (same, mismatch) {
         (true, None) => {
             crate::out::warn(&format!("replay: the result agrees: {summary}"));
@@ -248,7 +248,7 @@ fn judged(
         ))),
         (false, m) => Err(Error::Disagrees(format!(
             "replay: the result differs: the log says {}, the referee now gives {summary}{}",
-            logged(),
+            logged_in_words(names, logged),
             m.map(|m| format!("; {m}")).unwrap_or_default()
         ))),
     }
@@ -369,19 +369,6 @@ pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> 
             path.display()
         )));
     };
-    // Two-player logs record no places: their scores say it all.
-    let same_places = names.len() == 2 || logged["places"] == serde_json::json!(v.places);
-    let same = logged["scores"] == serde_json::json!(v.scores)
-        && same_places
-        && logged["reason"] == serde_json::json!(v.reason)
-        && logged["plies"] == serde_json::json!(v.plies);
-    let summary = in_words(
-        &names,
-        &v.scores,
-        &v.places.to_string(),
-        v.reason.as_str(),
-        u64::from(v.plies),
-    );
     // A referee told no seed draws its game anew: its stream differing says nothing of arena.
     let unseeded = header.referee.is_some()
         && header
@@ -397,5 +384,5 @@ pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> 
         )),
         m => m,
     };
-    judged(same, mismatch, "stream", &summary, || logged_in_words(&names, &logged))
+    judged(&names, &logged, &v, mismatch, "stream")
 }
