@@ -150,3 +150,65 @@ fn an_old_tron_ladder_rates_reports_and_takes_its_next_night() {
         "a second night of 4 games: {after}"
     );
 }
+
+/// A referee program's ladder written before SDK referees (tests/fixtures/two-player/
+/// referee-ladder, from referee-ladder.toml, by the arena of commit 1a255ad): its run.json has
+/// the referee game's parameters without `protocol` and `seed_form`. Its logs replay against the
+/// referee, it rates and reports, and it takes its next night, its first rows kept.
+#[test]
+fn an_old_referee_ladder_replays_rates_reports_and_takes_its_next_night() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = root.join("tests/fixtures/two-player");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("referee-ladder");
+    copy_dir(&fixture.join("referee-ladder"), &out);
+    let spec = dir.path().join("referee-ladder.toml");
+    std::fs::copy(fixture.join("referee-ladder.toml"), &spec).unwrap();
+    for script in ["pebbles.py", "best.py", "greedy.py"] {
+        std::fs::copy(
+            root.join("bots/referee").join(script),
+            dir.path().join(script),
+        )
+        .unwrap();
+    }
+    let before = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let referee = format!("python3 {}", dir.path().join("pebbles.py").display());
+    for entry in std::fs::read_dir(out.join("logs")).unwrap() {
+        let log = entry.unwrap().path();
+        if log.extension().is_none_or(|e| e != "jsonl") {
+            continue;
+        }
+        let said = arena()
+            .arg("replay")
+            .arg(&log)
+            .args(["--referee", &referee])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&said.stderr);
+        assert!(said.status.success(), "{}: {text}", log.display());
+        assert!(text.contains("replay: the result agrees"), "{text}");
+    }
+    arena()
+        .arg("ratings")
+        .arg(out.join("games.csv"))
+        .assert()
+        .success();
+    arena().arg("report").arg(&out).assert().success();
+    arena()
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let after = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert!(
+        after.starts_with(&before),
+        "the first night's rows are kept"
+    );
+    assert_eq!(
+        after.lines().count(),
+        before.lines().count() + 2,
+        "a second night of 2 games: {after}"
+    );
+}
