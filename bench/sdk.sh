@@ -9,6 +9,8 @@
 #           the Java workloads run max(RUNS - 2, 3) times)
 #   SDK_BENCH_JAVA=0 leaves the Java workloads out; SDK_BENCH_MEMORY=0 the memory runs;
 #   SDK_BENCH_ONLY="c1 c20" runs only those workloads (names below, in `workload`).
+#   SDK_BENCH_MEMORY_JOBS="1 8" sets the memory runs' games at once (2 x JOBS games each; by
+#   default 1, 32, 128 and 256).
 #
 # The referee is bench/sdk_referee.c, a C referee that behaves as an SDK referee's command line
 # (it starts its players from -p1/-p2, split on single spaces; 200 turns of one line each way,
@@ -33,7 +35,7 @@
 # arena's start-up and end count), RUNS times; the fastest of each is printed with the ratio
 # arena / floor, the floor's figure beside it. A machine's noise only slows a run down.
 #
-# Memory: `arena duel` of 2 x JOBS games, JOBS at a time (1, 8, then 32), the bots thinking 1 to 3 ms a
+# Memory: `arena duel` of 2 x JOBS games, JOBS at a time (1, 32, 128, then 256), the bots thinking 1 to 3 ms a
 # turn so that the games overlap; arena's own peak RSS is the `VmHWM` of arena's process in
 # /proc (its bots, its referees and the referees' relays are other processes), read every 10 ms
 # until it exits, with the most games seen running (arena's children / 3: two bots and a referee
@@ -191,7 +193,7 @@ echo "bots thinking 1 to 3 ms a turn; the games seen running at once; the larges
 sample() {
     pid=$1 hwm=0 most=0 rhwm=0 ranon=0 k=0
     # Until it has exited (a zombie, until the caller's wait, has no VmHWM line).
-    while read -r _ _ state _ <"/proc/$pid/stat" 2>/dev/null && [ "$state" != Z ]; do
+    while read -r _ _ state _ 2>/dev/null <"/proc/$pid/stat" && [ "$state" != Z ]; do
         { while IFS=' 	' read -r key value _; do
             [ "$key" = VmHWM: ] && [ "$value" -gt "$hwm" ] && hwm=$value
         done <"/proc/$pid/status"; } 2>/dev/null || true
@@ -220,7 +222,8 @@ sample() {
     echo "$hwm $((most / 3)) $rhwm $ranon"
 }
 mkdir "$tmp/rdv"
-for jobs in 1 8 32; do
+base=
+for jobs in ${SDK_BENCH_MEMORY_JOBS:-1 32 128 256}; do
     games=$((jobs * 2))
     TMPDIR=$tmp/rdv "$arena" duel "$tmp/bot 2000" "$tmp/bot 2000" --referee "$tmp/ref $t" \
         --referee-protocol sdk --games "$games" --jobs "$jobs" --seed 1 --out "$tmp/mem-$jobs" \
@@ -230,8 +233,12 @@ for jobs in 1 8 32; do
     wait $pid || { echo "sdk.sh: the memory run failed:" >&2; tail -5 "$tmp/err" >&2; exit 1; }
     verdict=PASS
     [ "$1" -lt $((20 * 1024)) ] || verdict=MISS
-    printf "  --jobs %-3s %3s games: arena %5.1f MiB, %2s games seen at once; a relay %4.1f MiB (own pages %4.1f MiB)  goal < 20 MiB: %s\n" \
-        "$jobs" "$games" "$(echo "$1" | awk '{ print $1 / 1024 }')" "$2" \
+    # What each game at once adds, over the first run's (one game at a time).
+    each=
+    [ -n "$base" ] && [ "$2" -gt 1 ] && each=$(echo "$1 $base $2" | awk '{ printf ", %+.0f KiB a game", ($1 - $2) / ($3 - 1) }')
+    [ -n "$base" ] || base=$1
+    printf "  --jobs %-3s %3s games: arena %5.1f MiB, %3s games seen at once%s; a relay %4.1f MiB (own pages %4.1f MiB)  goal < 20 MiB: %s\n" \
+        "$jobs" "$games" "$(echo "$1" | awk '{ print $1 / 1024 }')" "$2" "$each" \
         "$(echo "$3" | awk '{ print $1 / 1024 }')" "$(echo "$4" | awk '{ print $1 / 1024 }')" "$verdict"
     rm -rf "$tmp/mem-$jobs"
 done

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod chunk;
 pub mod cgroup;
 pub mod controllers;
 pub mod framing;

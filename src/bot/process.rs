@@ -19,6 +19,7 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep, sleep_until, timeout};
 use tokio_util::codec::{FramedRead, LinesCodecError};
 
+use super::chunk::read_chunk;
 use super::framing::{FrameCodec, Framing};
 
 use super::controllers::Controlled;
@@ -568,7 +569,11 @@ impl Connection {
         let (writer, reader) = connect(&mut process, wiring, startup, limits.grace).await?;
         Ok(Connection {
             writer,
-            lines: FramedRead::new(reader, FrameCodec::new(limits.framing, limits.max_line)),
+            lines: FramedRead::with_capacity(
+                reader,
+                FrameCodec::new(limits.framing, limits.max_line),
+                LINE_BUFFER,
+            ),
             process: Some(process),
             limits,
         })
@@ -1239,9 +1244,15 @@ impl Capture {
     }
 }
 
+/// A reader's first buffer: a move is a short line, and a longer one grows it. tokio-util's 8 KiB
+/// for each bot of each running game was a tenth of arena's memory per game (bench/sdk.sh).
+const LINE_BUFFER: usize = 1024;
+
 /// How long a bot's stderr may wait in memory before it goes to its file, and how much of it.
 const CAPTURE_DELAY: Duration = Duration::from_millis(20);
 const CAPTURE_BATCH: usize = 32 * 1024;
+/// The room for what waits that a capture keeps between batches.
+const CAPTURE_KEPT: usize = 1024;
 
 /// A capture file, made and written on the blocking pool.
 struct CaptureFile {
@@ -1283,7 +1294,10 @@ impl CaptureFile {
                 self.failed = file.is_none();
                 self.file = file;
                 pending.clear();
-                self.pending = pending;
+                // A bot that said a lot once need not hold a batch's room for the whole game.
+                if pending.capacity() <= CAPTURE_KEPT {
+                    self.pending = pending;
+                }
             }
             Err(_) => self.failed = true,
         }
@@ -1309,7 +1323,6 @@ async fn capture(
     };
     let mut kept = 0u64;
     let mut dropped = 0u64;
-    let mut buf = vec![0u8; 8192];
     let mut listening = true;
     // When what is pending must be written.
     let mut due: Option<Instant> = None;
@@ -1334,12 +1347,13 @@ async fn capture(
                 out.write_out().await;
                 continue;
             }
-            read = rx.read(&mut buf) => read,
+            read = read_chunk(&mut rx) => read,
         };
-        let n = match read {
-            Ok(0) | Err(_) => break,
-            Ok(n) => n,
+        let buf = match read {
+            Ok(chunk) if !chunk.is_empty() => chunk,
+            _ => break,
         };
+        let n = buf.len();
         let room = limits.stderr_cap.saturating_sub(kept) as usize;
         let keep = n.min(room);
         if !out.failed {

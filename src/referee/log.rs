@@ -389,6 +389,10 @@ impl Write for LogFile {
     }
 }
 
+/// Small: every running game holds one (64 KiB was a third of arena's memory per game,
+/// bench/sdk.sh), and a write per 8 KiB of log costs little beside a move's pipe round.
+pub const LOG_BUFFER: usize = 8 * 1024;
+
 pub struct GameLog {
     out: BufWriter<LogFile>,
     t0: Instant,
@@ -409,7 +413,7 @@ impl GameLog {
         let (file, again) = crate::files::create_anew(path)
             .map_err(Error::io(format!("creating {}", path.display())))?;
         let mut log = GameLog {
-            out: BufWriter::with_capacity(64 * 1024, LogFile { file, tap }),
+            out: BufWriter::with_capacity(LOG_BUFFER, LogFile { file, tap }),
             t0: Instant::now(),
             path: path.display().to_string(),
             error: None,

@@ -376,10 +376,18 @@ impl Played {
 
 /// Play one game to its end; the caller makes the log durable (`Played::durable`), so that a
 /// tournament can start the next game while the disk catches up.
-pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
+pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
+    // Boxed, each: a running game's future is as large as its largest stage of either loop, and
+    // every running game holds one (docs/design.md, Memory).
     if sdk::is_sdk(&setup) {
-        return sdk::play_unsynced(setup).await;
+        Box::pin(sdk::play_unsynced(setup)).await
+    } else {
+        Box::pin(play_table(setup)).await
     }
+}
+
+/// A game of arena's own referee loop (every game but an SDK referee's).
+async fn play_table(mut setup: MatchSetup) -> Result<Played> {
     let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
     let seating = Seating {
         names: names.clone(),
@@ -402,7 +410,7 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
         }
     }
     let started = Instant::now();
-    let opened = match open_all(&setup).await {
+    let opened = match Box::pin(open_all(&setup)).await {
         Ok(opened) => opened,
         Err(e) => {
             // Not played: nothing of it may pass for a game. Without its log, a resume would
@@ -419,9 +427,9 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
         }
     };
     let mut table = Table::new(&setup, game, opened.seats.len(), log, start_ms);
-    table.begin(opened, started + setup.startup_timeout).await;
+    Box::pin(table.begin(opened, started + setup.startup_timeout)).await;
     table.play().await;
-    table.finish(names, started).await
+    Box::pin(table.finish(names, started)).await
 }
 
 /// The log's header: the game, its players and what it is played with.

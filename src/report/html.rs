@@ -7,6 +7,7 @@
 //! when that game is opened. So a report of 10,000 games opens in well under a second.
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -19,7 +20,7 @@ use super::grades::{Grade, grades};
 use super::logs::{Logs, lineup};
 use super::pack::{Packer, unshowable};
 use super::{
-    GameRow, Standing, crosstable, game_scores, name_index, ranked_games, standings, write_atomic,
+    GameRow, Standing, crosstable, game_scores, name_index, ranked_games, standings,
 };
 
 const TEMPLATE: &str = include_str!("assets/report.html");
@@ -254,8 +255,15 @@ fn escape_html(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The whole page as text.
-pub fn render(dir: &Path, input: &ReportInput, logs: &Logs, ready: &mut Ready) -> String {
+/// The whole page, written to `out` as it is made: a report of many games holds their packs
+/// once, not again in a page (docs/design.md, Memory).
+pub fn render(
+    dir: &Path,
+    input: &ReportInput,
+    logs: &Logs,
+    ready: &mut Ready,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let index = name_index(input.names);
     let games = input
         .rows
@@ -293,42 +301,46 @@ pub fn render(dir: &Path, input: &ReportInput, logs: &Logs, ready: &mut Ready) -
         grades: GradesPage::of(dir, input.rows, logs),
         games,
     };
-    let packed = packed_games(dir, logs, input.rows, ready).join("\n");
+    let packed = packed_games(dir, logs, input.rows, ready);
+    let packed: Vec<&str> = packed.iter().map(String::as_str).collect();
     fill(
+        out,
         TEMPLATE,
         &[
-            ("title", &escape_html(&input.title)),
-            ("style", STYLE),
-            ("data", &script_json(&data)),
+            ("title", &[&escape_html(&input.title)]),
+            ("style", &[STYLE]),
+            ("data", &[&script_json(&data)]),
             ("games", &packed),
-            ("script", SCRIPT),
+            ("script", &[SCRIPT]),
         ],
     )
 }
 
-/// Put each `{{name}}` of the template in one pass, so that inserted text (a bot's name, say)
-/// is never taken for a placeholder.
-fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut page =
-        String::with_capacity(template.len() + values.iter().map(|v| v.1.len()).sum::<usize>());
+/// Write the template with each `{{name}}` put in one pass, so that inserted text (a bot's
+/// name, say) is never taken for a placeholder. A value is its pieces, a newline between each.
+fn fill(out: &mut dyn Write, template: &str, values: &[(&str, &[&str])]) -> std::io::Result<()> {
     let mut rest = template;
     while let Some(at) = rest.find("{{") {
         let end = rest[at..].find("}}").map(|e| at + e);
         let value = end.and_then(|end| values.iter().find(|(k, _)| *k == &rest[at + 2..end]));
         match (end, value) {
-            (Some(end), Some((_, v))) => {
-                page.push_str(&rest[..at]);
-                page.push_str(v);
+            (Some(end), Some((_, pieces))) => {
+                out.write_all(&rest.as_bytes()[..at])?;
+                for (i, piece) in pieces.iter().enumerate() {
+                    if i > 0 {
+                        out.write_all(b"\n")?;
+                    }
+                    out.write_all(piece.as_bytes())?;
+                }
                 rest = &rest[end + 2..];
             }
             _ => {
-                page.push_str(&rest[..at + 2]);
+                out.write_all(&rest.as_bytes()[..at + 2])?;
                 rest = &rest[at + 2..];
             }
         }
     }
-    page.push_str(rest);
-    page
+    out.write_all(rest.as_bytes())
 }
 
 /// Write `dir/report.html` (replaced atomically) and return its path. Games in `ready` are not
@@ -336,8 +348,7 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
 pub fn write(dir: &Path, input: &ReportInput, mut ready: Ready) -> Result<PathBuf> {
     let path = dir.join("report.html");
     let logs = Logs::of(dir, input.rows)?;
-    let page = render(dir, input, &logs, &mut ready);
-    write_atomic(&path, page.as_bytes())?;
+    super::write_atomic_with(&path, |out| render(dir, input, &logs, &mut ready, out))?;
     Ok(path)
 }
 
@@ -439,11 +450,14 @@ mod tests {
 
     #[test]
     fn placeholders_are_filled_once_and_inserted_text_is_left_alone() {
-        let page = fill(
-            "<t>{{title}}</t>{{data}}{{unknown}}{{",
-            &[("title", "{{data}}"), ("data", "D")],
-        );
-        assert_eq!(page, "<t>{{data}}</t>D{{unknown}}{{");
+        let mut page = Vec::new();
+        fill(
+            &mut page,
+            "<t>{{title}}</t>{{data}}{{unknown}}{{ {{games}}",
+            &[("title", &["{{data}}"]), ("data", &["D"]), ("games", &["1", "2"])],
+        )
+        .unwrap();
+        assert_eq!(page, b"<t>{{data}}</t>D{{unknown}}{{ 1\n2");
     }
 
     #[test]
@@ -455,7 +469,8 @@ mod tests {
         ];
         let rows = [row(1, 1, &names[0], &names[1], 1.0)];
         let dir = tempfile::tempdir().unwrap();
-        let page = render(
+        let mut page = Vec::new();
+        render(
             dir.path(),
             &ReportInput {
                 title: "<title>".into(),
@@ -468,7 +483,10 @@ mod tests {
             },
             &Logs::Own(dir.path().to_path_buf()),
             &mut Ready::new(),
-        );
+            &mut page,
+        )
+        .unwrap();
+        let page = String::from_utf8(page).unwrap();
         assert_eq!(page.matches("</script>").count(), 3, "only the page's own");
         assert!(page.contains("&lt;title&gt;"));
         let start = page.find(r#"id="arena-data">"#).unwrap() + r#"id="arena-data">"#.len();

@@ -24,7 +24,8 @@ use crate::referee::log::Tap;
 const MAX_BACKLOG: usize = 32 << 20;
 
 enum Msg {
-    Start(u64, PathBuf),
+    /// A game to pack, whose log's first bytes (as many as given) are in its file already.
+    Start(u64, PathBuf, usize),
     Bytes(u64, Vec<u8>),
     /// The log is whole and the bots' stderr in its files.
     Whole(u64),
@@ -81,7 +82,7 @@ impl Live {
         Box::new(LiveTap {
             shared: Arc::clone(&self.shared),
             log: log.to_path_buf(),
-            state: TapState::First(None),
+            state: TapState::First(0),
         })
     }
 
@@ -106,9 +107,14 @@ impl Live {
     }
 }
 
-/// A log's bytes come in pieces of the log's buffer (64 KiB), and a short game's all at its
-/// end. Its pack is left to the report: handing it over would cost more than packing it then
-/// with the others, on every core. A game goes to a packer with its second piece.
+/// A game whose log is shorter than this is left to the report: handing it over would cost more
+/// than packing it then with the others, on every core.
+const LONG_GAME: usize = 64 * 1024;
+
+/// A log's bytes come in pieces of the log's buffer, and a short game's all at its end. A game
+/// goes to a packer once its log is `LONG_GAME` long; the packer reads what came before from
+/// the file, which has it already, so that no running game holds a copy of its log (issue 43:
+/// arena's memory per game).
 struct LiveTap {
     shared: Arc<Shared>,
     log: PathBuf,
@@ -116,8 +122,8 @@ struct LiveTap {
 }
 
 enum TapState {
-    /// The first piece, kept until it is known whether the game is long.
-    First(Option<Vec<u8>>),
+    /// Not known yet to be long: the bytes written so far (all in the file).
+    First(usize),
     /// On a packer, as this game.
     Packing(u64, Sender<Msg>),
     /// Left to the report.
@@ -136,16 +142,17 @@ impl LiveTap {
 impl Tap for LiveTap {
     fn bytes(&mut self, bytes: &[u8]) {
         self.state = match std::mem::replace(&mut self.state, TapState::Left) {
-            TapState::First(None) => TapState::First(Some(bytes.to_vec())),
-            TapState::First(Some(first)) => {
+            TapState::First(written) if written + bytes.len() < LONG_GAME => {
+                TapState::First(written + bytes.len())
+            }
+            TapState::First(written) => {
                 let shared = &self.shared;
                 if shared.backlog.load(Ordering::Relaxed) > MAX_BACKLOG {
                     TapState::Left
                 } else {
                     let id = shared.next.fetch_add(1, Ordering::Relaxed);
                     let tx = shared.packers[id as usize % shared.packers.len()].clone();
-                    let sent = tx.send(Msg::Start(id, self.log.clone())).is_ok()
-                        && self.send(&tx, first, id)
+                    let sent = tx.send(Msg::Start(id, self.log.clone(), written)).is_ok()
                         && self.send(&tx, bytes.to_vec(), id);
                     if sent {
                         TapState::Packing(id, tx)
@@ -198,18 +205,24 @@ fn serve(rx: Receiver<Msg>, shared: &Shared) -> Ready {
     let mut ready = Ready::new();
     for msg in rx {
         match msg {
-            Msg::Start(id, log) => {
-                games.insert(id, Slot::Packing(Box::new(Packer::new(&log))));
+            Msg::Start(id, log, written) => {
+                // A start that cannot be read back leaves the game to the report.
+                if let Some(start) = read_start(&log, written) {
+                    let mut packer = Box::new(Packer::new(&log));
+                    let slot = match fed(&mut packer, &start) {
+                        true => Slot::Packing(packer),
+                        false => Slot::Panicked(log),
+                    };
+                    games.insert(id, slot);
+                }
             }
             Msg::Bytes(id, bytes) => {
                 backlog.fetch_sub(bytes.len(), Ordering::Relaxed);
-                if let Some(Slot::Packing(p)) = games.get_mut(&id) {
+                if let Some(Slot::Packing(p)) = games.get_mut(&id)
+                    && !fed(p, &bytes)
+                {
                     let log = p.log().to_path_buf();
-                    let fed =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| p.bytes(&bytes)));
-                    if fed.is_err() {
-                        games.insert(id, Slot::Panicked(log));
-                    }
+                    games.insert(id, Slot::Panicked(log));
                 }
             }
             Msg::Whole(id) => {
@@ -237,6 +250,23 @@ fn serve(rx: Receiver<Msg>, shared: &Shared) -> Ready {
         }
     }
     ready
+}
+
+/// Feed a packer; false if its drawing panicked.
+fn fed(packer: &mut Packer, bytes: &[u8]) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| packer.bytes(bytes))).is_ok()
+}
+
+/// The first `len` bytes of a log being written, which are in its file already.
+fn read_start(log: &Path, len: usize) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut start = Vec::with_capacity(len);
+    std::fs::File::open(log)
+        .ok()?
+        .take(len as u64)
+        .read_to_end(&mut start)
+        .ok()?;
+    (start.len() == len).then_some(start)
 }
 
 /// The calling packer's thread id in `tids` while it runs: taken out as it ends, however it
@@ -292,9 +322,22 @@ mod tests {
 
     /// Hand `text` to a tap in pieces of the log's buffer, as `GameLog` does.
     fn write(tap: &mut dyn Tap, text: &str) {
-        for piece in text.as_bytes().chunks(64 * 1024) {
+        for piece in text.as_bytes().chunks(crate::referee::log::LOG_BUFFER) {
             tap.bytes(piece);
         }
+    }
+
+    #[test]
+    fn a_long_game_whose_start_cannot_be_read_back_is_left_to_the_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let live = Live::start().unwrap();
+        let path = dir.path().join("gone.jsonl");
+        let text = log(5000);
+        let mut tap = live.tap(&path);
+        // The packer reads the start from the file, which is not there.
+        write(tap.as_mut(), &text);
+        tap.whole();
+        assert!(live.finish().is_empty());
     }
 
     #[test]

@@ -26,6 +26,14 @@ mod turns;
 
 /// Replace a file at once: write a temporary file beside it, sync, rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// `write_atomic` of what `write` writes, as it writes it.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let context = || format!("writing {}", path.display());
     // Results are for reading by others (a web server, a teacher): the usual mode, less umask.
@@ -33,7 +41,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(Error::io(context()))?;
-    tmp.write_all(bytes).map_err(Error::io(context()))?;
+    let mut out = std::io::BufWriter::new(&mut tmp);
+    write(&mut out).map_err(Error::io(context()))?;
+    out.flush().map_err(Error::io(context()))?;
+    drop(out);
     tmp.as_file().sync_data().map_err(Error::io(context()))?;
     tmp.persist(path)
         .map_err(|e| Error::io(context())(e.error))?;

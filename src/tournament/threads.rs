@@ -65,6 +65,9 @@ impl GameThreads {
     {
         *self.live.0.lock().unwrap_or_else(|e| e.into_inner()) += 1;
         let live = Live(self.live.clone());
+        // Boxed: the pool moves the future through closures and tasks of its own, each of which
+        // held a copy of its whole state (12 KiB of a duel's 5.5 KiB worker), for every game.
+        let game = Box::pin(game);
         let handle = self.pool.spawn_pinned(move || async move {
             let _live = live;
             game.await

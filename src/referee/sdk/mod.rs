@@ -16,7 +16,7 @@ mod scores;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::UnixListener;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
@@ -26,6 +26,7 @@ use super::log::{GameLog, clock};
 use super::program::{self, RefereeProgram};
 use super::times::AnswerTimes;
 use super::{GameRecord, Judge, MatchSetup, Played, stderr_path, stderr_paths};
+use crate::bot::chunk::read_chunk;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
 use crate::error::{Error, Result};
@@ -313,23 +314,21 @@ async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::Sender<Rel
     if events.send(Relayed::Connected(seat, write)).await.is_err() {
         return;
     }
-    // Small: a game holds one per seat for its whole length, and 64 KiB each was a third of
-    // arena's memory per SDK game (bench/sdk.sh). A longer input comes in several reads, which
-    // `Table::input` joins into lines and the bot receives as they come.
-    let mut buf = vec![0u8; 4 * 1024];
+    // No buffer of the seat's own (`bot::chunk`): a game holds this loop for its whole length.
     let mut input_open = true;
     loop {
         tokio::select! {
-            got = read.read(&mut buf), if input_open => match got {
-                Ok(0) | Err(_) if watch.is_none() => break,
-                Ok(0) | Err(_) => {
-                    input_open = false;
-                    if events.send(Relayed::Ended(seat)).await.is_err() {
+            got = read_chunk(&mut read), if input_open => match got {
+                Ok(k) if !k.is_empty() => {
+                    if events.send(Relayed::Input(seat, k)).await.is_err() {
                         return;
                     }
                 }
-                Ok(k) => {
-                    if events.send(Relayed::Input(seat, buf[..k].to_vec())).await.is_err() {
+                // Its end or an error: the same to the seat.
+                _ if watch.is_none() => break,
+                _ => {
+                    input_open = false;
+                    if events.send(Relayed::Ended(seat)).await.is_err() {
                         return;
                     }
                 }
