@@ -2,8 +2,9 @@
 //!
 //! The binary parses its command line (`src/cli.rs`) into the options of one of the `commands`,
 //! which stand at the edge: a command uses the library below it and never another command.
-//! Below them, `tournament` plays a spec's schedule, `referee` plays one game between two
-//! `bot`s under a `games::Game`'s rules, and `report` and `ratings` turn records into tables.
+//! Below them, `tournament` plans a spec's schedule, `engine` plays planned games in parallel
+//! and journals them, `referee` plays one game between a game's `bot`s under a `games::Game`'s
+//! rules, and `report` and `ratings` turn records into tables.
 
 // Bots are started and held with Linux's own system calls (clone3, pidfds, cgroups, prctl): on
 // another system a build would fail in hundreds of places. It stops here instead, in one
@@ -24,6 +25,7 @@ macro_rules! on_linux {
 on_linux! {
     pub mod bot;
     pub mod commands;
+    pub mod engine;
     pub mod error;
     pub mod file_kind;
     pub mod files;

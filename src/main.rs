@@ -98,9 +98,9 @@ fn harden() {
     }
 }
 
-/// Tournaments and duels handle SIGINT and SIGTERM themselves (`tournament::stop`), to finish
+/// Tournaments and duels handle SIGINT and SIGTERM themselves (`engine::stop`), to finish
 /// what runs and record it, then write their tables and summaries. Their games at once run on
-/// more single-threaded runtimes (`tournament::threads`).
+/// more single-threaded runtimes (`engine::threads`).
 fn block_on_own_signals(
     work: impl Future<Output = arena::error::Result<()>>,
 ) -> arena::error::Result<()> {

@@ -2,7 +2,7 @@
 //! length (each bot's stderr, each SDK seat's input), most of them idle most of the time; a
 //! buffer of its own for each was most of arena's memory per game (bench/sdk.sh, issue 43).
 //! The read lands in one scratch buffer per thread and only the bytes read are kept. Games are
-//! pinned to a thread each (`tournament::threads`), and the buffer is borrowed only inside one
+//! pinned to a thread each (`engine::threads`), and the buffer is borrowed only inside one
 //! poll, so no two reads ever share it.
 
 use std::cell::RefCell;

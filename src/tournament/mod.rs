@@ -19,19 +19,14 @@ use crate::report::{self, GameRow};
 use crate::schedule::swiss::{PodPlayer, SwissPlayer, pair_pods, pair_round};
 use crate::schedule::{Planned, rotation, seats_of_game, swiss_pair};
 use crate::spec::{Format, Spec};
-use threads::GameThreads;
+use crate::engine::threads::{self, GameThreads};
+use crate::engine::{Lock, disk};
 
-mod disk;
-pub mod journal;
-mod lock;
 pub mod record;
 mod settings;
-pub mod stop;
-pub mod threads;
 
-use journal::{Journal, Trip};
-pub use lock::Lock;
-use stop::Stop;
+use crate::engine::journal::{self, Journal, Trip};
+use crate::engine::stop::{self, Stop};
 
 /// `--shard K/N`: this run plays the games whose id is K modulo N (ids count from 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

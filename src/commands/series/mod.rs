@@ -23,10 +23,10 @@ use crate::report::GameRow;
 use crate::report::live::Live;
 use crate::schedule::pair_of_game;
 use crate::stats::Sprt;
-use crate::tournament::Lock;
-use crate::tournament::journal::{Journal, Trip};
-use crate::tournament::stop::{Stop, watch_signals};
-use crate::tournament::threads::{GameThreads, cores};
+use crate::engine::Lock;
+use crate::engine::journal::{Journal, Trip};
+use crate::engine::stop::{Stop, watch_signals};
+use crate::engine::threads::{GameThreads, cores};
 
 mod places;
 mod summary;
