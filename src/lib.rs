@@ -35,6 +35,7 @@ on_linux! {
     pub mod referee;
     pub mod report;
     pub mod schedule;
+    pub mod seeds;
     pub mod spec;
     pub mod stats;
     pub mod tournament;

@@ -14,9 +14,9 @@ use common::property::{guarded, run_property};
 
 use arena::games::fuzz::{json_value, junk_text, pick};
 use arena::games::{
-    self, FaultKind, Game, GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step, derive_seed,
-    line_breaks,
+    self, FaultKind, Game, GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step, line_breaks,
 };
+use arena::seeds::derive_seed;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;

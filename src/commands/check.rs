@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel};
 use crate::error::{Error, Result};
-use crate::games::{Cause, Exit, GameInfo, Reason, Seat, derive_seed};
+use crate::games::{Cause, Exit, GameInfo, Reason, Seat};
 use crate::out::plural;
 use crate::referee::judge::SeatFault;
 use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying, stderr_path};
@@ -202,7 +202,7 @@ impl Check<'_> {
         let result = play_retrying(|| MatchSetup {
             game,
             params: params.clone(),
-            seed: derive_seed(self.seed, i as u64),
+            seed: crate::seeds::of_series(self.seed, i, 1, false),
             players: players(),
             timeout,
             startup_timeout,

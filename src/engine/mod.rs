@@ -7,7 +7,15 @@
 pub mod disk;
 pub mod journal;
 mod lock;
+pub mod retry;
 pub mod stop;
 pub mod threads;
 
 pub use lock::Lock;
+
+/// A game's log in a results folder's `logs/`, by the game's number (from 1), the same for every
+/// command. Folders written before by `duel`, `match` and `check` (`game-0001.jsonl`) stay
+/// readable: a log is found through the path `games.csv` gives it.
+pub fn log_name(id: u64) -> String {
+    format!("game-{id:05}.jsonl")
+}

@@ -36,3 +36,10 @@ pub fn watch_signals(abandoned: &'static str) -> Stop {
     });
     rx
 }
+
+/// A `Stop` no signal moves: for a command that plays its games to the end whatever comes
+/// (`arena check`, whose games are few and whose folder is its own). Its sender is gone, so a
+/// wait for a level never ends in one (`retry::play` then waits for the game alone).
+pub fn never() -> Stop {
+    tokio::sync::watch::channel(0u8).1
+}

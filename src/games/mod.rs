@@ -626,15 +626,6 @@ pub fn sdk_move_time(secs: f64) -> Result<std::time::Duration, String> {
     }
 }
 
-/// Mix a seed with a stream number so that related generators (the dice, each seat's built-in bot,
-/// each game of a match) are independent yet reproducible. SplitMix64's finaliser.
-pub fn derive_seed(seed: u64, stream: u64) -> u64 {
-    let mut z = seed ^ stream.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The suite every registered game runs through the `Game` trait, as the referee drives it:
 /// built-in bots play to the end within the game's limits, a finished game waits for no one,
 /// and lines that are not moves are refused without a panic.

@@ -11,7 +11,8 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::position::Positions;
-use super::{GameInfo, derive_seed};
+use super::GameInfo;
+use crate::seeds::derive_seed;
 
 /// In which order a book's positions are played; spelled in specs and run.json as `as_str`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]

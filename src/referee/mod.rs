@@ -13,9 +13,10 @@ use tokio::time::Instant;
 
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, Start, StartError};
+use crate::seeds::derive_seed;
 use crate::error::{Error, Result};
 use crate::games::{
-    Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step, derive_seed,
+    Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step,
 };
 
 pub mod judge;

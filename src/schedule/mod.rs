@@ -135,25 +135,10 @@ pub fn swiss_pair(round: u32, games_per_pairing: u32, players: usize, k: u32) ->
     u64::from(round - 1) * per_round + u64::from(k / players)
 }
 
-/// The seed of a game a referee program plays: the games of opening pair `pair` between the
-/// bots `seats` (in any order) share it, so that every seating is played on one map, as
-/// cg-brutaltester's `-s` plays them; every pair of every pairing (or group) has a map of its
-/// own. Games arena plays itself keep a seed each (`derive_seed(seed, id)`).
-pub fn pair_seed(seed: u64, pair: u64, seats: &[usize]) -> u64 {
-    use crate::games::derive_seed;
-    let first = derive_seed(seed, pair);
-    if let [a, b] = seats {
-        let (a, b) = (*a as u64, *b as u64);
-        return derive_seed(first, (a.min(b) << 32) | a.max(b));
-    }
-    let mut bots = seats.to_vec();
-    bots.sort_unstable();
-    bots.iter().fold(first, |x, &b| derive_seed(x, b as u64))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seeds::pair_seed;
 
     #[test]
     fn a_rotation_sits_each_bot_in_each_seat_once() {

@@ -11,7 +11,6 @@ use tokio::task::JoinSet;
 
 use crate::bot::process::IoLimits;
 use crate::error::{Error, Result};
-use crate::games::derive_seed;
 use crate::referee::{self, MatchSetup, Played, Player};
 use crate::referee::{SETUP_ATTEMPTS, SETUP_PAUSE};
 use crate::report::live::Live;
@@ -1040,11 +1039,13 @@ fn setup(spec: &Spec, dir: &Path, job: &Job, live: Option<&Live>) -> MatchSetup 
     MatchSetup {
         game: spec.game,
         params: spec.params.clone(),
-        seed: match spec.referee {
-            // Both seatings of a pair on one map, as cg-brutaltester's `-s` plays them.
-            Some(_) => crate::schedule::pair_seed(spec.seed, job.planned.pair, &job.planned.seats),
-            None => derive_seed(spec.seed, job.id),
-        },
+        seed: crate::seeds::of_planned(
+            spec.seed,
+            job.id,
+            job.planned.pair,
+            &job.planned.seats,
+            spec.referee.is_some(),
+        ),
         players,
         timeout: spec.timeout,
         startup_timeout: spec.startup_timeout,

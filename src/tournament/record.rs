@@ -73,7 +73,7 @@ impl Cycle {
         // Pods are drawn anew for each of a ladder's nights: the same draw every night would
         // keep apart, for ever, the pairs it keeps apart on the first.
         let shape = Shape {
-            seed: crate::games::derive_seed(spec.seed, self.first_id),
+            seed: crate::seeds::derive_seed(spec.seed, self.first_id),
             ..shape(spec)
         };
         shape
@@ -586,12 +586,12 @@ fn unrecorded_change(dir: &Path, spec: &Spec, rows: &[GameRow]) -> Option<String
             ));
         }
     }
-    // A referee program's games take their pair's seed (`schedule::pair_seed`), and were never
+    // A referee program's games take their pair's seed (`seeds::pair_seed`), and were never
     // played into a folder without a record.
     let other = rows
         .iter()
         .filter(|_| spec.referee.is_none())
-        .filter(|r| r.seed != crate::games::derive_seed(spec.seed, r.id))
+        .filter(|r| r.seed != crate::seeds::derive_seed(spec.seed, r.id))
         .min_by_key(|r| r.id)?;
     Some(format!(
         "another seed than this spec's seed = {} (game {}'s is not derived from it)",

@@ -15,13 +15,11 @@ use tokio::sync::mpsc::UnboundedSender;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
 use crate::error::{Error, Result};
-use crate::games::derive_seed;
 use crate::games::openings::{self, Book, Order};
 use crate::out::plural;
 use crate::referee::{MatchOptions, MatchSetup, Played, Player, play_retrying};
 use crate::report::GameRow;
 use crate::report::live::Live;
-use crate::schedule::pair_of_game;
 use crate::stats::Sprt;
 use crate::engine::Lock;
 use crate::engine::journal::{Journal, Trip};
@@ -184,12 +182,7 @@ impl Duel {
     /// The seed of game `i`: its own, or for a referee program's game its rotation's, so that
     /// the games of one rotation (1 and 2 of a duel, seats swapped) are played on one map.
     fn seed_of(&self, i: usize) -> u64 {
-        let n = self.bots.len();
-        match (&self.matched.referee, n) {
-            (Some(_), 2) => crate::schedule::pair_seed(self.seed, pair_of_game(i as u32), &[0, 1]),
-            (Some(_), _) => derive_seed(derive_seed(self.seed, (i / n) as u64), n as u64),
-            (None, _) => derive_seed(self.seed, i as u64),
-        }
+        crate::seeds::of_series(self.seed, i, self.bots.len(), self.matched.referee.is_some())
     }
 
     /// Whether no game may start any more.

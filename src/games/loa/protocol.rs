@@ -9,7 +9,8 @@ use super::SEARCH_DEPTH;
 use super::rules::{Board, COLOURS, Move, groups, parse_square};
 use crate::games::picture::{self, Picture};
 use crate::games::position::{self, Position, builtin_move, random_move};
-use crate::games::{Fault, Outbox, Outcome, Params, Seating, Side, Step, TwoPlayer, derive_seed};
+use crate::games::{Fault, Outbox, Outcome, Params, Seating, Side, Step, TwoPlayer};
+use crate::seeds::derive_seed;
 
 /// The seed stream of the generator that plays `random` for a bot (the built-in bots use 100, 101).
 const RANDOM_STREAM: u64 = 1;
