@@ -326,8 +326,11 @@ fn a_duel_and_a_check_do_not_blame_the_bot_for_arenas_setup() {
     );
     let stdout = String::from_utf8_lossy(&duel.stdout);
     assert_eq!(duel.status.code(), Some(1), "{stderr}");
+    // Named as `arena run` names a game it sets up again.
     assert_eq!(
-        stderr.matches("could not set the game up (").count(),
+        stderr
+            .matches("game 1 (random-1 vs random-2) could not be set up (")
+            .count(),
         2,
         "{stderr}"
     );
@@ -356,6 +359,13 @@ fn a_duel_and_a_check_do_not_blame_the_bot_for_arenas_setup() {
     );
     let stdout = String::from_utf8_lossy(&check.stdout);
     assert_eq!(check.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert_eq!(
+        stderr
+            .matches("game 1 vs builtin:random could not be set up (")
+            .count(),
+        2,
+        "{stderr}"
+    );
     assert!(
         stdout.contains("game 1 vs builtin:random: not played: arena could not set it up"),
         "{stdout}"

@@ -11,7 +11,8 @@ use crate::error::{Error, Result};
 use crate::games::{Cause, Exit, GameInfo, Reason, Seat};
 use crate::out::plural;
 use crate::referee::judge::SeatFault;
-use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, play_retrying, stderr_path};
+use crate::engine::{retry, stop};
+use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, stderr_path};
 
 /// What `arena check` was asked for.
 #[derive(Clone)]
@@ -199,7 +200,8 @@ impl Check<'_> {
             framing: game.framing,
             ..IoLimits::default()
         };
-        let result = play_retrying(|| MatchSetup {
+        let name = format!("game {} vs {opponent_name}", i + 1);
+        let setup = || MatchSetup {
             game,
             params: params.clone(),
             seed: crate::seeds::of_series(self.seed, i, 1, false),
@@ -213,8 +215,11 @@ impl Check<'_> {
             opening: None,
             referee: referee.clone(),
             tap: None,
-        })
-        .await;
+        };
+        // Never abandoned: no signal moves a check's stop.
+        let Some(result) = retry::play(&name, setup, &mut stop::never(), || true).await else {
+            return Ok(Game::Unplayed);
+        };
         let result = match result {
             Ok(played) => played.durable().await,
             Err(e) => Err(e),

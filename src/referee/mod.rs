@@ -30,7 +30,7 @@ pub use judge::{Judge, Verdict};
 use log::{GameLog, Header, PlayerInfo, RefereeInfo, clock};
 use program::Link;
 use program::RefereeProgram;
-pub use setup::{MatchOptions, RefereeArgs, SETUP_ATTEMPTS, SETUP_PAUSE, play_retrying};
+pub use setup::{MatchOptions, RefereeArgs};
 
 pub struct Player {
     pub name: String,

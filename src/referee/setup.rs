@@ -1,37 +1,9 @@
-//! What a match is played with, checked, and playing a game again when arena itself could not
-//! set it up.
+//! What a match is played with, checked.
 
 use std::time::Duration;
 
-use super::{MatchSetup, Played, play_unsynced};
-use crate::error::{Error, Result};
 use crate::games::{self, GameInfo, Params};
 use crate::referee::program::RefereeProgram;
-
-/// How many times a game is set up before arena gives it up, and the pause between: a machine
-/// out of processes or memory for a moment, or a sandbox that failed once, is worth a retry.
-pub const SETUP_ATTEMPTS: u32 = 3;
-pub const SETUP_PAUSE: Duration = Duration::from_secs(1);
-
-/// Play a game, set up again (after a pause) when arena could not set it up. `Err(Setup)` when
-/// no attempt could: the game was not played, and is no one's fault. The caller makes its log
-/// durable (`Played::durable`, or `Played::finish_all` with others).
-pub async fn play_retrying(mut setup: impl FnMut() -> MatchSetup) -> Result<Played> {
-    let mut attempt = 1;
-    loop {
-        match play_unsynced(setup()).await {
-            Err(Error::Setup(why)) if attempt < SETUP_ATTEMPTS => {
-                crate::out::warn(&format!(
-                    "arena: could not set the game up ({why}); trying again in {} s",
-                    SETUP_PAUSE.as_secs_f64()
-                ));
-                tokio::time::sleep(SETUP_PAUSE).await;
-                attempt += 1;
-            }
-            played => return played,
-        }
-    }
-}
 
 /// What a match needs besides its bots: the game, its parameters and the times, checked.
 #[derive(Clone)]

@@ -11,15 +11,14 @@ use tokio::task::JoinSet;
 
 use crate::bot::process::IoLimits;
 use crate::error::{Error, Result};
-use crate::referee::{self, MatchSetup, Played, Player};
-use crate::referee::{SETUP_ATTEMPTS, SETUP_PAUSE};
+use crate::referee::{MatchSetup, Player};
 use crate::report::live::Live;
 use crate::report::{self, GameRow};
 use crate::schedule::swiss::{PodPlayer, SwissPlayer, pair_pods, pair_round};
 use crate::schedule::{Planned, rotation, seats_of_game, swiss_pair};
 use crate::spec::{Format, Spec};
 use crate::engine::threads::{self, GameThreads};
-use crate::engine::{Lock, disk};
+use crate::engine::{Lock, disk, retry};
 
 pub mod record;
 mod settings;
@@ -824,41 +823,6 @@ fn named(spec: &Spec, job: &Job) -> String {
     format!("game {} ({})", job.id, names.join(" vs "))
 }
 
-/// Play one game, setting it up again when arena could not (no processes or memory left for a
-/// moment, a sandbox that failed): that is no bot's doing, and often passes. `None` when
-/// abandoned by a second interrupt.
-async fn play_one(
-    spec: &Spec,
-    dir: &Path,
-    job: &Job,
-    live: Option<&Live>,
-    stop: &mut Stop,
-    halted: &Halted,
-) -> Option<Result<Played>> {
-    let mut attempt = 1;
-    loop {
-        let played = tokio::select! {
-            played = referee::play_unsynced(setup(spec, dir, job, live)) => played,
-            Ok(_) = stop.wait_for(|&level| level >= 2) => return None,
-        };
-        match played {
-            // Set up again only while the run still starts games.
-            Err(Error::Setup(why))
-                if attempt < SETUP_ATTEMPTS && *stop.borrow() == 0 && halted.get().is_none() =>
-            {
-                crate::out::warn(&format!(
-                    "arena: {} could not be set up ({why}); trying again in {} s",
-                    named(spec, job),
-                    SETUP_PAUSE.as_secs_f64()
-                ));
-                tokio::time::sleep(SETUP_PAUSE).await;
-                attempt += 1;
-            }
-            played => return Some(played),
-        }
-    }
-}
-
 /// Play the jobs, `jobs` at a time, in order; record each as it finishes.
 ///
 /// A slot is refilled as soon as its game ends. Finished games are made durable together (logs,
@@ -913,7 +877,13 @@ async fn play_all(
                 let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else {
                     break;
                 };
-                let played = play_one(&spec, &dir, &job, live.as_deref(), &mut stop, &halted).await;
+                let played = retry::play(
+                    &named(&spec, &job),
+                    || setup(&spec, &dir, &job, live.as_deref()),
+                    &mut stop,
+                    || halted.get().is_none(),
+                )
+                .await;
                 match played {
                     // A bot's last stderr can reach its file after its exit was seen: the game
                     // is recorded once it is there, and the slot plays on meanwhile: waiting

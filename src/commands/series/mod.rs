@@ -17,7 +17,8 @@ use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
 use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
 use crate::out::plural;
-use crate::referee::{MatchOptions, MatchSetup, Played, Player, play_retrying};
+use crate::engine::retry;
+use crate::referee::{MatchOptions, MatchSetup, Played, Player};
 use crate::report::GameRow;
 use crate::report::live::Live;
 use crate::stats::Sprt;
@@ -202,14 +203,17 @@ impl Duel {
             None => None,
         };
         let log_path = self.logs.join(format!("game-{:04}.jsonl", i + 1));
+        let seated = seats(i, self.bots.len());
+        let named: Vec<&str> = seated.iter().map(|&b| self.names[b].as_str()).collect();
+        let name = format!("game {} ({})", i + 1, named.join(" vs "));
         let mut signals = self.signals.clone();
-        let played = play_retrying(|| MatchSetup {
+        let setup = || MatchSetup {
             game: self.matched.game,
             params: self.matched.params.clone(),
             seed: self.seed_of(i),
-            players: seats(i, self.bots.len())
-                .into_iter()
-                .map(|b| Player {
+            players: seated
+                .iter()
+                .map(|&b| Player {
                     name: self.names[b].clone(),
                     bot: self.bots[b].clone(),
                 })
@@ -227,11 +231,8 @@ impl Duel {
                 .map(|b| b.opening((i / self.bots.len()) as u64)),
             referee: self.matched.referee.clone(),
             tap: self.live.as_ref().map(|l| l.tap(&log_path)),
-        });
-        let played = tokio::select! {
-            played = played => Some(played),
-            Ok(_) = signals.wait_for(|&level| level >= 2) => None,
         };
+        let played = retry::play(&name, setup, &mut signals, || true).await;
         if let Some(sink) = sink {
             sink.finish(self.limits.grace).await;
         }
