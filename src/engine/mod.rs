@@ -10,6 +10,7 @@ mod lock;
 pub mod retry;
 pub mod stop;
 pub mod threads;
+pub mod workers;
 
 pub use lock::Lock;
 

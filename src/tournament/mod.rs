@@ -18,7 +18,7 @@ use crate::schedule::swiss::{PodPlayer, SwissPlayer, pair_pods, pair_round};
 use crate::schedule::{Planned, rotation, seats_of_game, swiss_pair};
 use crate::spec::{Format, Spec};
 use crate::engine::threads::{self, GameThreads};
-use crate::engine::{Lock, disk, retry};
+use crate::engine::{Lock, disk, retry, workers};
 
 pub mod record;
 mod settings;
@@ -842,41 +842,41 @@ async fn play_all(
     let failed = |e: tokio::task::JoinError| Error::Internal(format!("a game task failed: {e}"));
     let halted = Halted::default();
     let mut outcome = Outcome::default();
-    // One worker per game at a time, each on its game thread taking the next job as soon as its
-    // game is over: a slot freed on another thread is refilled there, without a round trip
-    // through this one. A game abandoned by a second interrupt comes back as None, its bots
-    // killed on its thread.
-    let queue = std::sync::Arc::new(std::sync::Mutex::new(todo.into_iter()));
-    let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut workers = JoinSet::new();
-    for _ in 0..threads.jobs() {
-        let (queue, done, spec, dir, mut stop, halted, live) = (
-            queue.clone(),
-            done_tx.clone(),
+    let may_start = {
+        let (stop, halted, dir, min_free_mb) =
+            (stop.clone(), halted.clone(), dir.to_path_buf(), spec.min_free_mb);
+        move || {
+            let (stop, halted, dir) = (stop.clone(), halted.clone(), dir.clone());
+            async move {
+                if *stop.borrow() != 0 || halted.get().is_some() {
+                    return false;
+                }
+                // A statfs per game: next to starting two processes, nothing. A disk that looks
+                // full is looked at again once the sweeps asked for are done: they remove what
+                // the last games' bots left in their directories.
+                if disk::too_full(&dir, min_free_mb).is_some() {
+                    crate::bot::reaper::swept().await;
+                    if let Some(why) = disk::too_full(&dir, min_free_mb) {
+                        halted.set(Halt { why, full: true });
+                        return false;
+                    }
+                }
+                true
+            }
+        }
+    };
+    let play = {
+        let (spec, dir, stop, halted, live) = (
             spec.clone(),
             dir.to_path_buf(),
             stop.clone(),
             halted.clone(),
             results.live.clone(),
         );
-        workers.spawn(threads.spawn(async move {
-            loop {
-                if *stop.borrow() != 0 || halted.get().is_some() {
-                    break;
-                }
-                // A statfs per game: next to starting two processes, nothing. A disk that looks
-                // full is looked at again once the sweeps asked for are done: they remove what
-                // the last games' bots left in their directories.
-                if disk::too_full(&dir, spec.min_free_mb).is_some() {
-                    crate::bot::reaper::swept().await;
-                    if let Some(why) = disk::too_full(&dir, spec.min_free_mb) {
-                        halted.set(Halt { why, full: true });
-                        break;
-                    }
-                }
-                let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else {
-                    break;
-                };
+        move |job: Job| {
+            let (spec, dir, mut stop, halted, live) =
+                (spec.clone(), dir.clone(), stop.clone(), halted.clone(), live.clone());
+            async move {
                 let played = retry::play(
                     &named(&spec, &job),
                     || setup(&spec, &dir, &job, live.as_deref()),
@@ -884,28 +884,15 @@ async fn play_all(
                     || halted.get().is_none(),
                 )
                 .await;
-                match played {
-                    // A bot's last stderr can reach its file after its exit was seen: the game
-                    // is recorded once it is there, and the slot plays on meanwhile: waiting
-                    // for it before the next game held the slot up (bench/README.md,
-                    // throughput).
-                    Some(Ok(mut played)) if !played.settled() => {
-                        let done = done.clone();
-                        tokio::spawn(async move {
-                            played.settle().await;
-                            let _ = done.send((job, Some(Ok(played))));
-                        });
-                    }
-                    played => {
-                        if done.send((job, played)).is_err() {
-                            break;
-                        }
-                    }
-                }
+                (job, played)
             }
-        }));
+        }
+    };
+    let (started, mut done_rx) = workers::start(threads, todo.into_iter(), may_start, play);
+    let mut workers = JoinSet::new();
+    for worker in started {
+        workers.spawn(worker);
     }
-    drop(done_tx);
     let mut playing = true;
     // Once no more signals can come, stop asking.
     let mut listening = true;

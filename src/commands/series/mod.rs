@@ -7,17 +7,16 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures_util::{Stream, StreamExt};
-use tokio::sync::mpsc::UnboundedSender;
 
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
 use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
 use crate::out::plural;
-use crate::engine::retry;
+use crate::engine::{retry, workers};
 use crate::referee::{MatchOptions, MatchSetup, Played, Player};
 use crate::report::GameRow;
 use crate::report::live::Live;
@@ -139,7 +138,7 @@ fn new_folder(parent: &Path, stem: &str) -> std::io::Result<PathBuf> {
 
 /// A game over: its number (0 is the first) and how it went, `None` if it was abandoned (a
 /// second interrupt).
-type Over = (usize, Option<Result<Played>>);
+type Over = workers::Done<usize>;
 
 /// A game over, or why a worker's task was lost.
 type Joined = std::result::Result<Over, tokio::task::JoinError>;
@@ -246,37 +245,6 @@ impl Duel {
             played.settle().await;
         }
         (i, played)
-    }
-
-    /// Play games, taking the next number until there are none or no game may start, and send
-    /// each one over. A game whose bots' stderr is still on its way is sent when it is there,
-    /// and the slot plays on meanwhile: waiting held the slot up (bench/README.md, throughput).
-    async fn work(
-        self: Arc<Duel>,
-        next: Arc<AtomicUsize>,
-        games: usize,
-        done: UnboundedSender<Over>,
-    ) {
-        while !self.stopping() {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= games {
-                break;
-            }
-            match self.play_unsettled(i).await {
-                Some(Ok(mut played)) if !played.settled() => {
-                    let done = done.clone();
-                    tokio::spawn(async move {
-                        played.settle().await;
-                        let _ = done.send((i, Some(Ok(played))));
-                    });
-                }
-                played => {
-                    if done.send((i, played)).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
     }
 }
 
@@ -560,12 +528,19 @@ fn games_over<'a>(
                 }),
         );
     };
-    let (done, mut results) = tokio::sync::mpsc::unbounded_channel();
-    let next = Arc::new(AtomicUsize::new(0));
-    let workers: futures_util::stream::FuturesUnordered<_> = (0..threads.jobs())
-        .map(|_| threads.spawn(Arc::clone(duel).work(Arc::clone(&next), games, done.clone())))
-        .collect();
-    drop(done);
+    let may_start = {
+        let duel = Arc::clone(duel);
+        move || std::future::ready(!duel.stopping())
+    };
+    let play = {
+        let duel = Arc::clone(duel);
+        move |i: usize| {
+            let duel = Arc::clone(&duel);
+            async move { (i, duel.play_unsettled(i).await) }
+        }
+    };
+    let (workers, mut results) = workers::start(threads, 0..games, may_start, play);
+    let workers: futures_util::stream::FuturesUnordered<_> = workers.into_iter().collect();
     let lost = workers.filter_map(|joined| std::future::ready(joined.err().map(Err)));
     let results = futures_util::stream::poll_fn(move |cx| results.poll_recv(cx)).map(Ok);
     Box::pin(futures_util::stream::select(results, lost))
