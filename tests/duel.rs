@@ -37,7 +37,7 @@ fn parallel_games_finish_out_of_order_and_are_told_in_order() {
     assert_eq!(rows.len(), 2, "a header and game 2's row: {csv}");
     assert!(rows[0].starts_with("id,round,seat0,seat1,"), "{csv}");
     assert!(
-        rows[1].starts_with("2,2,") && rows[1].ends_with("game-0002.jsonl"),
+        rows[1].starts_with("2,2,") && rows[1].ends_with("game-00002.jsonl"),
         "{csv}"
     );
     std::fs::write(dir.path().join("released"), "").unwrap();
@@ -48,7 +48,7 @@ fn parallel_games_finish_out_of_order_and_are_told_in_order() {
     let records = json_records(&a.stdout);
     let logs: Vec<&str> = records.iter().map(|r| r["log"].as_str().unwrap()).collect();
     assert_eq!(logs.len(), 2);
-    assert!(logs[0].ends_with("game-0001.jsonl") && logs[1].ends_with("game-0002.jsonl"));
+    assert!(logs[0].ends_with("game-00001.jsonl") && logs[1].ends_with("game-00002.jsonl"));
     for r in &records {
         assert_eq!(r["reason"], "normal", "{r}");
     }
@@ -64,7 +64,7 @@ fn parallel_games_finish_out_of_order_and_are_told_in_order() {
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 3, "a header and two rows: {csv}");
     assert!(
-        rows[2].starts_with("1,1,") && rows[2].ends_with("game-0001.jsonl"),
+        rows[2].starts_with("1,1,") && rows[2].ends_with("game-00001.jsonl"),
         "{csv}"
     );
     // So `arena report` writes a duel's page again, as it does a tournament's.
@@ -78,7 +78,7 @@ fn parallel_games_finish_out_of_order_and_are_told_in_order() {
         .stderr(predicate::str::contains("2 games in"));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(
-        html.contains("game-0002.jsonl"),
+        html.contains("game-00002.jsonl"),
         "the page lists both games"
     );
 }
@@ -643,7 +643,7 @@ fn a_duel_killed_midway_keeps_its_finished_games() {
         .success()
         .stderr(predicate::str::contains(format!("{n} games in")));
     let page = std::fs::read_to_string(out.join("report.html")).unwrap();
-    assert!(page.contains("game-0002.jsonl"), "the page lists the games");
+    assert!(page.contains("game-00002.jsonl"), "the page lists the games");
     arena()
         .arg("ratings")
         .arg(out.join("games.csv"))

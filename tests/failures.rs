@@ -203,10 +203,10 @@ fn a_bot_that_fails_is_not_the_only_one_whose_stderr_is_kept() {
         .success()
         .stdout(predicates::str::contains("0-1 crash"));
     let logs = dir.path().join("logs");
-    let err = std::fs::read_to_string(logs.join("game-0001.seat0.stderr")).unwrap();
+    let err = std::fs::read_to_string(logs.join("game-00001.seat0.stderr")).unwrap();
     assert_eq!(err, "thinking hard\n");
     assert!(
-        !logs.join("game-0001.seat1.stderr").exists(),
+        !logs.join("game-00001.seat1.stderr").exists(),
         "a bot that said nothing leaves no stderr file"
     );
 }
@@ -228,7 +228,7 @@ fn a_game_played_again_keeps_no_stderr_from_its_last_attempt() {
             .assert()
             .success();
     };
-    let err = dir.path().join("logs/game-0001.seat0.stderr");
+    let err = dir.path().join("logs/game-00001.seat0.stderr");
     duel("sh -c 'echo first attempt >&2; exit 1'");
     assert!(err.exists(), "the chatty bot's stderr was kept");
     // The folder as a duel killed before it recorded its game leaves it (a duel refuses a
@@ -259,7 +259,7 @@ fn stderr_is_capped_and_says_how_much_was_dropped() {
         .assert()
         .success()
         .stdout(predicates::str::contains("0-1 crash"));
-    let err = std::fs::read(dir.path().join("logs/game-0001.seat0.stderr")).unwrap();
+    let err = std::fs::read(dir.path().join("logs/game-00001.seat0.stderr")).unwrap();
     let kept = 1024 * 1024;
     assert!(err[..kept].iter().all(|&b| b == b'x'));
     let note = String::from_utf8_lossy(&err[kept..]);

@@ -416,7 +416,7 @@ fn the_servers_dialect_sends_the_original_servers_bytes() {
         "--seed",
         "1",
     ]);
-    let log = dir.path().join("logs/game-0001.jsonl");
+    let log = dir.path().join("logs/game-00001.jsonl");
     assert!(log.exists(), "{}", records[0]);
     let sent: Vec<String> = log_entries(&log)
         .iter()

@@ -1109,15 +1109,15 @@ fn the_description_names_real_files_and_its_example_runs() {
     assert_eq!(output.status.code(), Some(0), "{command}: {said}");
     assert!(said.contains("Finished game 2 "), "{said}");
     assert!(!said.contains(" referee,"), "{said}");
-    // Where the description says a duel keeps the referee's stderr (4 digits; a tournament's 5).
+    // Where the description says a duel keeps the referee's stderr (the same 5 digits as a tournament's).
     let named: Vec<&str> = words
         .iter()
         .copied()
         .filter(|w| w.ends_with(".referee.stderr"))
         .collect();
-    assert!(named.iter().any(|w| w.contains("game-0001.")), "{named:?}");
+    assert!(named.iter().any(|w| w.contains("game-00001.")), "{named:?}");
     for name in named {
-        if name.contains("game-0001.") {
+        if name.contains("game-00001.") {
             assert!(dir.path().join(name).is_file(), "{name}");
         } else {
             assert!(name.ends_with("game-00001.referee.stderr"), "{name}");

@@ -603,10 +603,10 @@ fn a_forged_folder_makes_the_report_read_nothing_outside_it() {
 
     // Game 2's log and game 1's stderr are links to files outside: neither is read.
     let logs = out.join("logs");
-    std::fs::copy(logs.join("game-0002.jsonl"), dir.path().join("copy.jsonl")).unwrap();
-    std::fs::remove_file(logs.join("game-0002.jsonl")).unwrap();
-    symlink(dir.path().join("copy.jsonl"), logs.join("game-0002.jsonl")).unwrap();
-    symlink(&secret, logs.join("game-0001.seat0.stderr")).unwrap();
+    std::fs::copy(logs.join("game-00002.jsonl"), dir.path().join("copy.jsonl")).unwrap();
+    std::fs::remove_file(logs.join("game-00002.jsonl")).unwrap();
+    symlink(dir.path().join("copy.jsonl"), logs.join("game-00002.jsonl")).unwrap();
+    symlink(&secret, logs.join("game-00001.seat0.stderr")).unwrap();
     arena().arg("report").arg(&out).assert().success();
     let (_, packed) = page_data(&out.join("report.html"));
     let view = unpack(&packed[0]);
@@ -637,7 +637,7 @@ fn a_forged_folder_makes_the_report_read_nothing_outside_it() {
     std::fs::create_dir(&other).unwrap();
     std::fs::copy(&csv, other.join("games.csv")).unwrap();
     symlink(&logs, other.join("logs")).unwrap();
-    refused("logs/game-0001.jsonl", "its folder");
+    refused("logs/game-00001.jsonl", "its folder");
 
     // Its games.csv a link to another folder's: the other folder's games are not taken.
     std::fs::remove_file(other.join("logs")).unwrap();

@@ -205,7 +205,7 @@ fn a_bot_cannot_push_keystrokes_into_arenas_terminal() {
             .output()
             .unwrap();
         assert!(run.status.success(), "{run:?}");
-        let said = std::fs::read_to_string(out.join("logs/game-0001.seat0.stderr")).unwrap();
+        let said = std::fs::read_to_string(out.join("logs/game-00001.seat0.stderr")).unwrap();
         assert!(said.contains("tty: refused"), "sandbox {sandbox}: {said}");
         assert!(!typed.exists());
     }

@@ -128,7 +128,7 @@ fn duels_started_together_get_a_folder_each() {
         logs.sort();
         assert_eq!(
             logs,
-            ["game-0001.jsonl", "game-0002.jsonl"],
+            ["game-00001.jsonl", "game-00002.jsonl"],
             "{}",
             f.display()
         );

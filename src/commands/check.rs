@@ -5,14 +5,13 @@ use std::path::Path;
 
 use std::path::PathBuf;
 
-use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel};
 use crate::error::{Error, Result};
 use crate::games::{Cause, Exit, GameInfo, Reason, Seat};
 use crate::out::plural;
 use crate::referee::judge::SeatFault;
-use crate::engine::{retry, stop};
-use crate::referee::{GameRecord, MatchOptions, MatchSetup, Player, stderr_path};
+use crate::engine::{self, Games, retry, stop};
+use crate::referee::{GameRecord, MatchOptions, Player, stderr_path};
 
 /// What `arena check` was asked for.
 #[derive(Clone)]
@@ -104,7 +103,13 @@ pub async fn run(args: Options) -> Result<()> {
         bot,
         opponent,
         seed,
-        logs,
+        games: Games {
+            limits: engine::limits_of(&args.matched),
+            options: args.matched.clone(),
+            logs,
+            ponder: false,
+            live: None,
+        },
         line_up,
     };
     let mut checked = Checked::default();
@@ -118,7 +123,7 @@ pub async fn run(args: Options) -> Result<()> {
             Game::RefereeFailed => checked.referee_failed += 1,
         }
     }
-    conclude(&args, &check.logs, games, &checked)
+    conclude(&args, &check.games.logs, games, &checked)
 }
 
 /// What a check plays with.
@@ -128,7 +133,8 @@ struct Check<'a> {
     /// `--against`: the opponent of every game.
     opponent: Option<BotSpec>,
     seed: u64,
-    logs: PathBuf,
+    /// The game, its options and the logs' folder.
+    games: Games,
     /// The players and the bot's seat of the games before the built-ins change.
     line_up: Vec<(usize, Seat)>,
 }
@@ -155,13 +161,7 @@ impl Check<'_> {
     /// built-in (a two-player game meets each built-in twice in a row, the bot first, then
     /// second).
     async fn play(&self, i: usize) -> Result<Game> {
-        let MatchOptions {
-            game,
-            ref params,
-            timeout,
-            startup_timeout,
-            ref referee,
-        } = self.args.matched;
+        let game = self.args.matched.game;
         let (n, seat) = self.line_up[i % self.line_up.len()];
         let builtin = (!game.builtins.is_empty() && self.opponent.is_none())
             .then(|| game.builtins[(i / self.line_up.len()) % game.builtins.len()].0);
@@ -195,27 +195,9 @@ impl Check<'_> {
                 })
                 .collect::<Vec<_>>()
         };
-        let log_path = self.logs.join(format!("game-{:04}.jsonl", i + 1));
-        let limits = IoLimits {
-            framing: game.framing,
-            ..IoLimits::default()
-        };
         let name = format!("game {} vs {opponent_name}", i + 1);
-        let setup = || MatchSetup {
-            game,
-            params: params.clone(),
-            seed: crate::seeds::of_series(self.seed, i, 1, false),
-            players: players(),
-            timeout,
-            startup_timeout,
-            limits,
-            log_path: log_path.clone(),
-            spectator: None,
-            ponder: false,
-            opening: None,
-            referee: referee.clone(),
-            tap: None,
-        };
+        let seed = crate::seeds::of_series(self.seed, i, 1, false);
+        let setup = || self.games.setup(i as u64 + 1, players(), seed, None);
         // Never abandoned: no signal moves a check's stop.
         let Some(result) = retry::play(&name, setup, &mut stop::never(), || true).await else {
             return Ok(Game::Unplayed);
@@ -254,6 +236,7 @@ impl Check<'_> {
             (None, Some(failed)) => failed,
             _ => seat,
         };
+        let log_path = self.games.logs.join(engine::log_name(i as u64 + 1));
         let p = examine(i + 1, &opponent_name, seat, &record, &log_path, self.args);
         Ok(Game::Played(p))
     }

@@ -4,27 +4,27 @@
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio::task::JoinSet;
 
-use crate::bot::process::IoLimits;
+use crate::engine::journal::{self, Journal, Trip};
+use crate::engine::stop::{self, Stop};
+use crate::engine::threads::{self, GameThreads};
+use crate::engine::{self, Games, Lock, disk, retry, workers};
 use crate::error::{Error, Result};
-use crate::referee::{MatchSetup, Player};
+use crate::referee::{MatchOptions, MatchSetup, Player};
 use crate::report::live::Live;
 use crate::report::{self, GameRow};
 use crate::schedule::swiss::{PodPlayer, SwissPlayer, pair_pods, pair_round};
 use crate::schedule::{Planned, rotation, seats_of_game, swiss_pair};
 use crate::spec::{Format, Spec};
-use crate::engine::threads::{self, GameThreads};
-use crate::engine::{Lock, disk, retry, workers};
 
 pub mod record;
 mod settings;
 
-use crate::engine::journal::{self, Journal, Trip};
-use crate::engine::stop::{self, Stop};
 
 /// `--shard K/N`: this run plays the games whose id is K modulo N (ids count from 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -866,20 +866,15 @@ async fn play_all(
         }
     };
     let play = {
-        let (spec, dir, stop, halted, live) = (
-            spec.clone(),
-            dir.to_path_buf(),
-            stop.clone(),
-            halted.clone(),
-            results.live.clone(),
-        );
+        let games = Arc::new(games(spec, dir, results.live.clone()));
+        let (spec, stop, halted) = (spec.clone(), stop.clone(), halted.clone());
         move |job: Job| {
-            let (spec, dir, mut stop, halted, live) =
-                (spec.clone(), dir.clone(), stop.clone(), halted.clone(), live.clone());
+            let (games, spec, mut stop, halted) =
+                (games.clone(), spec.clone(), stop.clone(), halted.clone());
             async move {
                 let played = retry::play(
                     &named(&spec, &job),
-                    || setup(&spec, &dir, &job, live.as_deref()),
+                    || setup(&games, &spec, &job),
                     &mut stop,
                     || halted.get().is_none(),
                 )
@@ -982,8 +977,25 @@ async fn play_all(
     Ok(outcome)
 }
 
-fn setup(spec: &Spec, dir: &Path, job: &Job, live: Option<&Live>) -> MatchSetup {
-    let log_path = dir.join("logs").join(format!("game-{:05}.jsonl", job.id));
+/// What every game of the run is set up with.
+fn games(spec: &Spec, dir: &Path, live: Option<Arc<Live>>) -> Games {
+    let options = MatchOptions {
+        game: spec.game,
+        params: spec.params.clone(),
+        timeout: spec.timeout,
+        startup_timeout: spec.startup_timeout,
+        referee: spec.referee.clone(),
+    };
+    Games {
+        limits: engine::limits_of(&options),
+        options,
+        logs: dir.join("logs"),
+        ponder: spec.ponder,
+        live,
+    }
+}
+
+fn setup(games: &Games, spec: &Spec, job: &Job) -> MatchSetup {
     let players = job
         .planned
         .seats
@@ -993,31 +1005,16 @@ fn setup(spec: &Spec, dir: &Path, job: &Job, live: Option<&Live>) -> MatchSetup 
             bot: spec.bots[i].bot.clone(),
         })
         .collect();
-    MatchSetup {
-        game: spec.game,
-        params: spec.params.clone(),
-        seed: crate::seeds::of_planned(
-            spec.seed,
-            job.id,
-            job.planned.pair,
-            &job.planned.seats,
-            spec.referee.is_some(),
-        ),
-        players,
-        timeout: spec.timeout,
-        startup_timeout: spec.startup_timeout,
-        limits: IoLimits {
-            framing: spec.game.framing,
-            ..IoLimits::default()
-        },
-        tap: live.map(|l| l.tap(&log_path)),
-        log_path,
-        spectator: None,
-        ponder: spec.ponder,
-        opening: spec
-            .openings
-            .as_ref()
-            .map(|o| o.book.opening(job.planned.pair)),
-        referee: spec.referee.clone(),
-    }
+    let seed = crate::seeds::of_planned(
+        spec.seed,
+        job.id,
+        job.planned.pair,
+        &job.planned.seats,
+        spec.referee.is_some(),
+    );
+    let opening = spec
+        .openings
+        .as_ref()
+        .map(|o| o.book.opening(job.planned.pair));
+    games.setup(job.id, players, seed, opening)
 }

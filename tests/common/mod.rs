@@ -63,7 +63,7 @@ pub fn wait_for_lines(out: &Path, lines: usize) {
 }
 
 pub fn game_log(out: &Path, n: usize) -> PathBuf {
-    out.join("logs").join(format!("game-{n:04}.jsonl"))
+    out.join("logs").join(format!("game-{n:05}.jsonl"))
 }
 
 /// Every `--json` line of a duel: one object per game, then the summary.

@@ -11,12 +11,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures_util::{Stream, StreamExt};
 
-use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
 use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
 use crate::out::plural;
-use crate::engine::{retry, workers};
+use crate::engine::{self, Games, retry, workers};
 use crate::referee::{MatchOptions, MatchSetup, Played, Player};
 use crate::report::GameRow;
 use crate::report::live::Live;
@@ -161,17 +160,13 @@ fn seats(i: usize, n: usize) -> Vec<usize> {
 
 /// What every game of a series shares, for the threads the games run on.
 struct Duel {
-    matched: MatchOptions,
+    /// The game, its options, the logs' folder and the report's live packers.
+    games: Games,
     names: Vec<String>,
     bots: Vec<BotSpec>,
     seed: u64,
-    logs: PathBuf,
-    limits: IoLimits,
     spectate: Option<BotCommand>,
-    ponder: bool,
     book: Option<Book>,
-    /// Packs the games for the report as they are played.
-    live: Option<Live>,
     /// Set once the SPRT has its answer, or arena failed: no game starts after that.
     stop: AtomicBool,
     /// SIGINT and SIGTERM: the first starts no more games, the second abandons the running ones.
@@ -182,7 +177,8 @@ impl Duel {
     /// The seed of game `i`: its own, or for a referee program's game its rotation's, so that
     /// the games of one rotation (1 and 2 of a duel, seats swapped) are played on one map.
     fn seed_of(&self, i: usize) -> u64 {
-        crate::seeds::of_series(self.seed, i, self.bots.len(), self.matched.referee.is_some())
+        let referee = self.games.options.referee.is_some();
+        crate::seeds::of_series(self.seed, i, self.bots.len(), referee)
     }
 
     /// Whether no game may start any more.
@@ -195,45 +191,37 @@ impl Duel {
     /// stderr may still be on its way to their files.
     async fn play_unsettled(&self, i: usize) -> Option<Result<Played>> {
         let sink = match &self.spectate {
-            Some(cmd) => match SpectatorSink::spawn(cmd, self.limits) {
+            Some(cmd) => match SpectatorSink::spawn(cmd, self.games.limits) {
                 Ok(sink) => Some(sink),
                 Err(e) => return Some(Err(Error::Usage(e))),
             },
             None => None,
         };
-        let log_path = self.logs.join(format!("game-{:04}.jsonl", i + 1));
         let seated = seats(i, self.bots.len());
         let named: Vec<&str> = seated.iter().map(|&b| self.names[b].as_str()).collect();
         let name = format!("game {} ({})", i + 1, named.join(" vs "));
         let mut signals = self.signals.clone();
-        let setup = || MatchSetup {
-            game: self.matched.game,
-            params: self.matched.params.clone(),
-            seed: self.seed_of(i),
-            players: seated
+        let setup = || {
+            let players = seated
                 .iter()
                 .map(|&b| Player {
                     name: self.names[b].clone(),
                     bot: self.bots[b].clone(),
                 })
-                .collect(),
-            timeout: self.matched.timeout,
-            startup_timeout: self.matched.startup_timeout,
-            limits: self.limits,
-            log_path: log_path.clone(),
-            spectator: sink.as_ref().map(|s| s.sender()),
-            ponder: self.ponder,
+                .collect();
             // The games of a rotation (1 and 2 of a duel, seats swapped) start from one opening.
-            opening: self
+            let opening = self
                 .book
                 .as_ref()
-                .map(|b| b.opening((i / self.bots.len()) as u64)),
-            referee: self.matched.referee.clone(),
-            tap: self.live.as_ref().map(|l| l.tap(&log_path)),
+                .map(|b| b.opening((i / self.bots.len()) as u64));
+            MatchSetup {
+                spectator: sink.as_ref().map(|s| s.sender()),
+                ..self.games.setup(i as u64 + 1, players, self.seed_of(i), opening)
+            }
         };
         let played = retry::play(&name, setup, &mut signals, || true).await;
         if let Some(sink) = sink {
-            sink.finish(self.limits.grace).await;
+            sink.finish(self.games.limits.grace).await;
         }
         played
     }
@@ -295,19 +283,18 @@ pub async fn run(args: Options) -> Result<()> {
     announce(&args, &names, seed, jobs, &logs);
 
     let duel = Arc::new(Duel {
-        matched: args.matched.clone(),
+        games: Games {
+            limits: engine::limits_of(&args.matched),
+            options: args.matched.clone(),
+            logs: logs.clone(),
+            ponder: args.ponder,
+            live: Live::start().map(Arc::new),
+        },
         names: names.clone(),
         bots,
         seed,
-        logs: logs.clone(),
-        limits: IoLimits {
-            framing: game.framing,
-            ..IoLimits::default()
-        },
         spectate,
-        ponder: args.ponder,
         book,
-        live: Live::start(),
         stop: AtomicBool::new(false),
         signals: watch_signals("they are not recorded"),
     });
@@ -474,7 +461,7 @@ fn conclude(
         rows: &told.rows,
         players: names.len(),
     };
-    let ready = duel.live.as_ref().map(Live::finish).unwrap_or_default();
+    let ready = duel.games.live.as_ref().map(|l| l.finish()).unwrap_or_default();
     let page = crate::report::html::write(out, &input, ready);
     if let Ok(page) = &page {
         eprintln!("arena: report in {}", page.display());
