@@ -27,6 +27,14 @@ pub fn pair_seed(seed: u64, pair: u64, seats: &[usize]) -> u64 {
     bots.iter().fold(first, |x, &b| derive_seed(x, b as u64))
 }
 
+/// The opening pair of game `k` (from 0) of a pairing: games 0 and 1 play pair 0, seats swapped,
+/// games 2 and 3 pair 1, and so on. Every pairing of a round-robin or gauntlet meets the same
+/// openings in the same order, so that the bots' results are comparable: none drew easier
+/// positions than another.
+pub fn pair_of_game(k: u32) -> u64 {
+    u64::from(k / 2)
+}
+
 /// The seed of game `id` of a tournament (`arena run`), of opening pair `pair` between the bots
 /// `seats`: a referee program's games share their pair's, every other game has its own.
 pub fn of_planned(seed: u64, id: u64, pair: u64, seats: &[usize], referee: bool) -> u64 {
@@ -41,7 +49,7 @@ pub fn of_planned(seed: u64, id: u64, pair: u64, seats: &[usize], referee: bool)
 /// games rotate the seats: a referee program's rotation shares one map.
 pub fn of_series(seed: u64, i: usize, bots: usize, referee: bool) -> u64 {
     match (referee, bots) {
-        (true, 2) => pair_seed(seed, crate::schedule::pair_of_game(i as u32), &[0, 1]),
+        (true, 2) => pair_seed(seed, pair_of_game(i as u32), &[0, 1]),
         (true, n) => derive_seed(derive_seed(seed, (i / n) as u64), n as u64),
         (false, _) => derive_seed(seed, i as u64),
     }

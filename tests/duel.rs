@@ -643,7 +643,10 @@ fn a_duel_killed_midway_keeps_its_finished_games() {
         .success()
         .stderr(predicate::str::contains(format!("{n} games in")));
     let page = std::fs::read_to_string(out.join("report.html")).unwrap();
-    assert!(page.contains("game-00002.jsonl"), "the page lists the games");
+    assert!(
+        page.contains("game-00002.jsonl"),
+        "the page lists the games"
+    );
     arena()
         .arg("ratings")
         .arg(out.join("games.csv"))

@@ -220,3 +220,31 @@ fn the_reader_sees_imports_in_each_form() {
     assert_eq!(firsts, ["bot", "referee", "games", "games", "spec"]);
     assert_eq!(named[2], ["games", "picture", "X"]);
 }
+
+/// Games are played through the engine alone: outside `engine/` and `referee/` (which plays
+/// one game), nothing starts one, so that every command retries, journals and stops alike.
+#[test]
+fn no_command_plays_games_but_through_the_engine() {
+    let root = src();
+    let mut offenders = Vec::new();
+    for path in sources(&root) {
+        let rel = path.strip_prefix(&root).unwrap();
+        let top = rel.iter().next().unwrap().to_string_lossy();
+        if top == "engine" || top == "referee" {
+            continue;
+        }
+        let text = code(&std::fs::read_to_string(&path).unwrap());
+        for call in ["play_unsynced(", "referee::play(", "sdk::play_unsynced("] {
+            if text.contains(call) {
+                offenders.push(format!("{}: {call}", rel.display()));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "games played outside the engine: {offenders:?}"
+    );
+    // And the engine does play them (the check above would pass on a renamed function).
+    let retry = std::fs::read_to_string(root.join("engine/retry.rs")).unwrap();
+    assert!(code(&retry).contains("play_unsynced("));
+}

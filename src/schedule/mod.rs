@@ -117,14 +117,6 @@ pub fn rotation(k: u64, n: usize) -> Vec<usize> {
         .collect()
 }
 
-/// The opening pair of game `k` (from 0) of a pairing: games 0 and 1 play pair 0, seats swapped,
-/// games 2 and 3 pair 1, and so on. Every pairing of a round-robin or gauntlet meets the same
-/// openings in the same order, so that the bots' results are comparable: none drew easier
-/// positions than another.
-pub fn pair_of_game(k: u32) -> u64 {
-    u64::from(k / 2)
-}
-
 /// The opening pair of game `k` of a pairing (or pod of `players`) in Swiss round `round` (from
 /// 1): each round has its own openings, the same on every board, and a mini-match of
 /// `games_per_pairing` games plays them a rotation of the seats each (two games for two
@@ -138,7 +130,7 @@ pub fn swiss_pair(round: u32, games_per_pairing: u32, players: usize, k: u32) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::seeds::pair_seed;
+    use crate::seeds::{pair_of_game, pair_seed};
 
     #[test]
     fn a_rotation_sits_each_bot_in_each_seat_once() {

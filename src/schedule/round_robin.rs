@@ -5,7 +5,8 @@ mod groups;
 
 pub use groups::{MAX_GROUPS, check_gauntlet, check_groups, gauntlet_groups, groups};
 
-use super::{Planned, pair_of_game};
+use super::Planned;
+use crate::seeds::pair_of_game;
 
 /// Every pair of `n` bots plays `games_per_pairing` games, seats alternating, game `k` of each on
 /// opening pair `k / 2` ([`pair_of_game`]). Rounds come from
