@@ -4,26 +4,27 @@
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use tokio::task::JoinSet;
 
 use crate::engine::journal::{self, Journal, Trip};
-use crate::engine::stop::{self, Stop};
+use crate::engine::stop;
 use crate::engine::threads::{self, GameThreads};
-use crate::engine::{self, Games, Lock, disk, retry, workers};
+use crate::engine::{Lock, disk};
 use crate::error::{Error, Result};
-use crate::referee::{MatchOptions, MatchSetup, Player};
 use crate::report::live::Live;
 use crate::report::{self, GameRow};
-use crate::schedule::swiss::{PodPlayer, SwissPlayer, pair_pods, pair_round};
-use crate::schedule::{Planned, rotation, seats_of_game, swiss_pair};
+use crate::schedule::Planned;
 use crate::spec::{Format, Spec};
 
+mod play;
 pub mod record;
 mod settings;
+mod swiss;
+
+use play::{Outcome, play_all};
+use swiss::run_swiss;
 
 
 /// `--shard K/N`: this run plays the games whose id is K modulo N (ids count from 1).
@@ -361,6 +362,55 @@ impl Progress {
 }
 
 pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
+    let dir = results_dir(&spec, &opts)?;
+    let first_night = spec.ladder && !dir.join("games.csv").exists();
+    std::fs::create_dir_all(dir.join("logs"))
+        .map_err(Error::io(format!("creating {}", dir.display())))?;
+    let _lock = Lock::acquire(&dir)?;
+    check_dirs_apart(&spec, &dir)?;
+    let mut results = Results::open(&dir, &spec)?;
+    let mut record = record::Record::open(&dir, &spec, &results.rows, opts.shard)?;
+    let jobs = opts
+        .jobs
+        .or(spec.jobs)
+        .unwrap_or_else(threads::cores)
+        .max(1);
+    let index: BTreeMap<&str, usize> = spec
+        .bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.name.as_str(), i))
+        .collect();
+    refuse_strangers(&spec, &dir, &results.rows, &index)?;
+    let on_record = OnRecord::of(&spec, &dir, &results.rows);
+    announce(&spec, &dir, jobs, first_night);
+
+    let mut stop = stop::watch_signals("they will be played on resume");
+    // One game thread per core: built-in bots think on their game's thread, and starting a
+    // program blocks its thread until the program has exec'd.
+    let threads = GameThreads::new(jobs, threads::cores())
+        .map_err(Error::io("starting the games' threads".to_string()))?;
+    let check = |job: &Job| on_record.holds(job);
+    let outcome = if spec.format == Format::Swiss {
+        let swiss = (&spec, dir.as_path(), &threads);
+        run_swiss(swiss, &mut results, &index, &check, &mut stop).await?
+    } else {
+        let todo = plan_cycle(&spec, &dir, &opts, &mut record, &results, &index, &check)?;
+        let mut progress = Progress::new(todo.len() as u64, 0);
+        let outcome = play_all(&spec, &dir, &threads, todo, &mut results, &mut progress, &mut stop)
+            .await?;
+        progress.finish();
+        outcome
+    };
+    // What the last games' bots left behind is gone before the run reports: the sweeps run on
+    // the reaper's thread.
+    crate::bot::reaper::swept().await;
+    conclude(&dir, &results, outcome, *stop.borrow() > 0)
+}
+
+/// The results folder, checked: `--shard` on a format that can be split, `--resume` of a folder
+/// with games, and no folder of merged shards.
+fn results_dir(spec: &Spec, opts: &RunOptions) -> Result<PathBuf> {
     if opts.shard.is_some() && (spec.format == Format::Swiss || spec.ladder) {
         return Err(Error::Usage(
             "--shard splits a round-robin or gauntlet; a swiss or a ladder depends on its own results".into(),
@@ -389,65 +439,78 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             report::logs::MERGED
         )));
     }
-    let first_night = spec.ladder && !dir.join("games.csv").exists();
-    std::fs::create_dir_all(dir.join("logs"))
-        .map_err(Error::io(format!("creating {}", dir.display())))?;
-    let _lock = Lock::acquire(&dir)?;
-    check_dirs_apart(&spec, &dir)?;
-    let mut results = Results::open(&dir, &spec)?;
-    let mut record = record::Record::open(&dir, &spec, &results.rows, opts.shard)?;
-    let jobs = opts
-        .jobs
-        .or(spec.jobs)
-        .unwrap_or_else(threads::cores)
-        .max(1);
+    Ok(dir)
+}
 
-    let index: BTreeMap<&str, usize> = spec
-        .bots
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.name.as_str(), i))
-        .collect();
-    // Only a ladder's bots come and go; a bot on record that is not in the spec is an edit (and
-    // a swiss pairs its rounds from the spec's bots alone).
-    if !spec.ladder || spec.format == Format::Swiss {
-        let stranger = results.rows.iter().find_map(|r| {
-            r.names()
-                .iter()
-                .find(|n| !index.contains_key(n.as_str()))
-                .map(|n| (r.id, n.to_string()))
-        });
-        if let Some((id, name)) = stranger {
-            return Err(Error::Conflict(format!(
-                "{}: game {id} was played by {name}, who is not in this spec: use another --out",
-                dir.join("games.csv").display()
-            )));
+/// Only a ladder's bots come and go; a bot on record that is not in the spec is an edit (and
+/// a swiss pairs its rounds from the spec's bots alone).
+fn refuse_strangers(
+    spec: &Spec,
+    dir: &Path,
+    rows: &[GameRow],
+    index: &BTreeMap<&str, usize>,
+) -> Result<()> {
+    if spec.ladder && spec.format != Format::Swiss {
+        return Ok(());
+    }
+    let stranger = rows.iter().find_map(|r| {
+        r.names()
+            .iter()
+            .find(|n| !index.contains_key(n.as_str()))
+            .map(|n| (r.id, n.to_string()))
+    });
+    match stranger {
+        Some((id, name)) => Err(Error::Conflict(format!(
+            "{}: game {id} was played by {name}, who is not in this spec: use another --out",
+            dir.join("games.csv").display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The games on record, to check against what this spec would play: a changed spec must not
+/// mix.
+struct OnRecord<'a> {
+    spec: &'a Spec,
+    csv: PathBuf,
+    played: BTreeMap<u64, GameRow>,
+}
+
+impl<'a> OnRecord<'a> {
+    fn of(spec: &'a Spec, dir: &Path, rows: &[GameRow]) -> OnRecord<'a> {
+        OnRecord {
+            spec,
+            csv: dir.join("games.csv"),
+            played: rows.iter().map(|r| (r.id, r.clone())).collect(),
         }
     }
-    let played: BTreeMap<u64, GameRow> = results.rows.iter().map(|r| (r.id, r.clone())).collect();
-    // Check what is on disk against what this spec would play: a changed spec must not mix.
-    let check = |job: &Job| -> Result<bool> {
-        let Some(row) = played.get(&job.id) else {
+
+    /// Whether `job` is on record; an error if a game of its number is, between other bots.
+    fn holds(&self, job: &Job) -> Result<bool> {
+        let Some(row) = self.played.get(&job.id) else {
             return Ok(false);
         };
         let want: Vec<&str> = job
             .planned
             .seats
             .iter()
-            .map(|&i| spec.bots[i].name.as_str())
+            .map(|&i| self.spec.bots[i].name.as_str())
             .collect();
         if row.names() != want {
             return Err(Error::Conflict(format!(
                 "{}: game {} was {}, but this schedule plans {}: the games on record are not this spec's, use another --out",
-                dir.join("games.csv").display(),
+                self.csv.display(),
                 job.id,
                 row.names().join(" vs "),
                 want.join(" vs ")
             )));
         }
         Ok(true)
-    };
+    }
+}
 
+/// What the run is about to do, and for a ladder's first night, where it looks for its past.
+fn announce(spec: &Spec, dir: &Path, jobs: usize, first_night: bool) {
     eprintln!(
         "arena: {} ({} {}, {} bots), {} at a time, results in {}",
         spec.name,
@@ -455,7 +518,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         spec.format.as_str(),
         spec.bots.len(),
         jobs,
-        shown_from_here(&dir)
+        shown_from_here(dir)
     );
     if first_night {
         crate::out::warn(&format!(
@@ -467,93 +530,75 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             std::env::current_dir().map_or("unknown".into(), |d| d.display().to_string())
         ));
     }
+}
 
-    let mut stop = stop::watch_signals("they will be played on resume");
-    // One game thread per core: built-in bots think on their game's thread, and starting a
-    // program blocks its thread until the program has exec'd.
-    let threads = GameThreads::new(jobs, threads::cores())
-        .map_err(Error::io("starting the games' threads".to_string()))?;
-    let outcome = if spec.format == Format::Swiss {
-        run_swiss(
-            &spec,
-            &dir,
-            &threads,
-            &mut results,
-            &index,
-            &check,
-            &mut stop,
-        )
-        .await?
-    } else {
-        // A ladder plays the cycle on record, or a new one; any other run, its one schedule.
-        let (cycle, ladder) = match spec.ladder {
-            true => {
-                let night = record.ladder_cycle(&dir, &spec, &results.rows)?;
-                (night.cycle, Some((night.number, night.unfinished)))
-            }
-            false => (record::Cycle::of(&spec, 1, 1)?, None),
-        };
-        let (planned, balance) = cycle.plan(&spec)?;
-        if let Some(balance) = balance {
-            crate::out::warn(&format!("arena: pods: {balance}"));
+/// The games of a fixed schedule still to play: a ladder's cycle on record or a new one, any
+/// other run's one schedule; this shard's, less those on record. Says what it found.
+fn plan_cycle(
+    spec: &Spec,
+    dir: &Path,
+    opts: &RunOptions,
+    record: &mut record::Record,
+    results: &Results,
+    index: &BTreeMap<&str, usize>,
+    on_record: &dyn Fn(&Job) -> Result<bool>,
+) -> Result<Vec<Job>> {
+    let (cycle, ladder) = match spec.ladder {
+        true => {
+            let night = record.ladder_cycle(dir, spec, &results.rows)?;
+            (night.cycle, Some((night.number, night.unfinished)))
         }
-        let mut todo = Vec::new();
-        for (id, round, pair, names) in cycle.games(planned) {
-            let Some(seats) = names
-                .iter()
-                .map(|n| index.get(n).copied())
-                .collect::<Option<Vec<usize>>>()
-            else {
-                // A bot of an unfinished cycle that has left the ladder: its games go unplayed.
-                continue;
-            };
-            let job = Job {
-                id,
-                planned: Planned { round, seats, pair },
-            };
-            if opts.shard.is_some_and(|s| !s.takes(job.id)) || check(&job)? {
-                continue;
-            }
-            todo.push(job);
-        }
-        let total = todo.len() as u64;
-        let on_record = results.rows.len();
-        if let Some((number, unfinished)) = ladder {
-            let what = match unfinished {
-                true => format!(
-                    "cycle {number} was stopped before its end: playing its {total} missing games"
-                ),
-                false => format!("cycle {number} begins: {total} games"),
-            };
-            eprintln!("arena: ladder: {what} ({on_record} games on record before it)");
-        } else if total == 0 {
-            eprintln!(
-                "arena: nothing to play: every game of the schedule is in {}",
-                dir.join("games.csv").display()
-            );
-        } else if on_record > 0 {
-            eprintln!(
-                "arena: resuming: {} games on record, {total} to play",
-                results.rows.len()
-            );
-        }
-        let mut progress = Progress::new(total, 0);
-        let outcome = play_all(
-            &spec,
-            &dir,
-            &threads,
-            todo,
-            &mut results,
-            &mut progress,
-            &mut stop,
-        )
-        .await?;
-        progress.finish();
-        outcome
+        false => (record::Cycle::of(spec, 1, 1)?, None),
     };
-    // What the last games' bots left behind is gone before the run reports: the sweeps run on
-    // the reaper's thread.
-    crate::bot::reaper::swept().await;
+    let (planned, balance) = cycle.plan(spec)?;
+    if let Some(balance) = balance {
+        crate::out::warn(&format!("arena: pods: {balance}"));
+    }
+    let mut todo = Vec::new();
+    for (id, round, pair, names) in cycle.games(planned) {
+        let Some(seats) = names
+            .iter()
+            .map(|n| index.get(n).copied())
+            .collect::<Option<Vec<usize>>>()
+        else {
+            // A bot of an unfinished cycle that has left the ladder: its games go unplayed.
+            continue;
+        };
+        let job = Job {
+            id,
+            planned: Planned { round, seats, pair },
+        };
+        if opts.shard.is_some_and(|s| !s.takes(job.id)) || on_record(&job)? {
+            continue;
+        }
+        todo.push(job);
+    }
+    say_what_is_left(dir, ladder, todo.len(), results.rows.len());
+    Ok(todo)
+}
+
+fn say_what_is_left(dir: &Path, ladder: Option<(usize, bool)>, total: usize, on_record: usize) {
+    if let Some((number, unfinished)) = ladder {
+        let what = match unfinished {
+            true => format!(
+                "cycle {number} was stopped before its end: playing its {total} missing games"
+            ),
+            false => format!("cycle {number} begins: {total} games"),
+        };
+        eprintln!("arena: ladder: {what} ({on_record} games on record before it)");
+    } else if total == 0 {
+        eprintln!(
+            "arena: nothing to play: every game of the schedule is in {}",
+            dir.join("games.csv").display()
+        );
+    } else if on_record > 0 {
+        eprintln!("arena: resuming: {on_record} games on record, {total} to play");
+    }
+}
+
+/// The tables, the report and the summary, then how the run ended: every game recorded, or
+/// why not (stopped, interrupted, games arena could not set up), as the exit status says.
+fn conclude(dir: &Path, results: &Results, outcome: Outcome, interrupted: bool) -> Result<()> {
     // A full disk may refuse the tables too: what is recorded stays so, and the run still ends
     // with the reason it stopped.
     let written = results.write_tables_and_report();
@@ -576,33 +621,30 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
             halt.why, remedy
         )));
     }
-    if *stop.borrow() > 0 {
+    if interrupted {
         eprintln!(
             "arena: stopped with {recorded} games recorded; run the same command again to resume"
         );
         return Err(Error::Interrupted);
     }
-    if !outcome.unplayed.is_empty() {
-        let mut unplayed = outcome.unplayed;
-        unplayed.sort_unstable();
-        let ids: Vec<String> = unplayed.iter().map(u64::to_string).collect();
-        return Err(Error::Unplayed(format!(
-            "{} could not be played: arena could not set {} up (see above); {} for no one. \
-             Run the same command again to play {}",
-            match ids.len() {
-                1 => format!("game {}", ids[0]),
-                n => format!("{n} games ({})", ids.join(", ")),
-            },
-            if ids.len() == 1 { "it" } else { "them" },
-            if ids.len() == 1 {
-                "it counts"
-            } else {
-                "they count"
-            },
-            if ids.len() == 1 { "it" } else { "them" },
-        )));
+    if outcome.unplayed.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let mut unplayed = outcome.unplayed;
+    unplayed.sort_unstable();
+    let ids: Vec<String> = unplayed.iter().map(u64::to_string).collect();
+    let (it, counts) = match ids.len() {
+        1 => ("it", "it counts"),
+        _ => ("them", "they count"),
+    };
+    Err(Error::Unplayed(format!(
+        "{} could not be played: arena could not set {it} up (see above); {counts} for no one. \
+         Run the same command again to play {it}",
+        match ids.len() {
+            1 => format!("game {}", ids[0]),
+            n => format!("{n} games ({})", ids.join(", ")),
+        },
+    )))
 }
 
 /// A bot whose folder holds the results, or lies in them, could read and rewrite the records.
@@ -624,397 +666,4 @@ fn check_dirs_apart(spec: &Spec, results: &Path) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Swiss: pair each round from the results of the rounds before, play it, go on.
-async fn run_swiss(
-    spec: &Spec,
-    dir: &Path,
-    threads: &GameThreads,
-    results: &mut Results,
-    index: &BTreeMap<&str, usize>,
-    check: &dyn Fn(&Job) -> Result<bool>,
-    stop: &mut Stop,
-) -> Result<Outcome> {
-    let n = spec.bots.len();
-    let mut outcome = Outcome::default();
-    let mut next_id = 1u64;
-    let games = spec.games_per_pairing;
-    // The whole swiss on one bar: every round has the same number of games.
-    let total = (spec.rounds as usize * (n / spec.players) * games as usize)
-        .saturating_sub(results.rows.len()) as u64;
-    let mut progress = Progress::new(total, 0);
-    for round in 1..=spec.rounds {
-        if *stop.borrow() > 0 {
-            break;
-        }
-        let (pods, byes) = match pair_next(spec, &results.rows, index, round) {
-            Ok(p) => p,
-            Err(why) => {
-                eprintln!("arena: swiss stops before round {round}: {why}");
-                break;
-            }
-        };
-        let mut todo = Vec::new();
-        // A pod's games follow each other by id, seats rotating from the pod's.
-        for pod in pods {
-            for k in 0..games {
-                let seats = match &pod[..] {
-                    &[a, b] => seats_of_game(u64::from(k), [a, b]).to_vec(),
-                    _ => rotation(u64::from(k), pod.len())
-                        .into_iter()
-                        .map(|i| pod[i])
-                        .collect(),
-                };
-                let job = Job {
-                    id: next_id,
-                    planned: Planned {
-                        round,
-                        seats,
-                        pair: swiss_pair(round, games, spec.players, k),
-                    },
-                };
-                next_id += 1;
-                if !check(&job)? {
-                    todo.push(job);
-                }
-            }
-        }
-        for bye in byes {
-            crate::out::line(&format!("Round {round}: {} has a bye", spec.bots[bye].name));
-        }
-        outcome.add(play_all(spec, dir, threads, todo, results, &mut progress, stop).await?);
-        if outcome.halted.is_some() {
-            break;
-        }
-        // The next round is paired from this one's results: all of them.
-        if !outcome.unplayed.is_empty() {
-            crate::out::warn(&format!(
-                "arena: swiss stops after round {round}: the next round is paired from this \
-                 one's results, and some of its games could not be played"
-            ));
-            break;
-        }
-    }
-    progress.finish();
-    Ok(outcome)
-}
-
-/// The pods (pairs, for two players) of swiss round `round`, seat order first, and the bots with
-/// a bye, from the rows of the rounds before. A mini-match's games count one by one: its points
-/// are the pairing's result, and with seats rotating over whole rotations the seats stay level.
-/// A bye scores as a pairing won (each of its games); who had one is known from the rounds each
-/// bot sat out.
-fn pair_next(
-    spec: &Spec,
-    rows: &[GameRow],
-    index: &BTreeMap<&str, usize>,
-    round: u32,
-) -> std::result::Result<(Vec<Vec<usize>>, Vec<usize>), String> {
-    let (n, k) = (spec.bots.len(), spec.players);
-    let mut players = vec![
-        PodPlayer {
-            seat_games: vec![0; k],
-            ..PodPlayer::default()
-        };
-        n
-    ];
-    for row in rows.iter().filter(|r| r.round < round) {
-        let bots: Vec<usize> = row.names().iter().map(|b| index[b.as_str()]).collect();
-        for ((seat, &b), score) in bots.iter().enumerate().zip(row.scores()) {
-            players[b].score += score;
-            players[b].seat_games[seat] += 1;
-            players[b].games.push(bots.clone());
-        }
-    }
-    for r in 1..round {
-        for (i, p) in players.iter_mut().enumerate() {
-            let played = rows
-                .iter()
-                .any(|row| row.round == r && row.names().iter().any(|b| index[b.as_str()] == i));
-            if !played {
-                p.byes += 1;
-                p.score += f64::from(spec.games_per_pairing);
-            }
-        }
-    }
-    if k > 2 {
-        let pods = pair_pods(&players, k)?;
-        return Ok((pods.pods, pods.byes));
-    }
-    let players: Vec<SwissPlayer> = players
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| SwissPlayer {
-            score: p.score,
-            opponents: p
-                .games
-                .iter()
-                .flatten()
-                .copied()
-                .filter(|&o| o != i)
-                .collect(),
-            had_bye: p.byes > 0,
-            seat0_games: p.seat_games[0],
-            seat1_games: p.seat_games[1],
-        })
-        .collect();
-    let pairing = pair_round(&players)?;
-    let pairs = pairing.games.into_iter().map(|(a, b)| vec![a, b]).collect();
-    Ok((pairs, pairing.bye.into_iter().collect()))
-}
-
-/// What became of the games a run did not record, beyond an interruption.
-#[derive(Default)]
-struct Outcome {
-    /// Why the run stopped starting games: its disk nearly full, or results it could not write.
-    halted: Option<Halt>,
-    /// The games arena could not set up, however often it tried: played by no one, on resume.
-    unplayed: Vec<u64>,
-}
-
-impl Outcome {
-    fn add(&mut self, other: Outcome) {
-        self.halted = self.halted.take().or(other.halted);
-        self.unplayed.extend(other.unplayed);
-    }
-}
-
-/// Why a run stops starting games although it was not interrupted.
-#[derive(Debug, Clone)]
-struct Halt {
-    why: String,
-    /// For want of space: the remedy is to free some.
-    full: bool,
-}
-
-/// The first reason to stop, shared by the workers (which start no game once it is set) and the
-/// loop recording the games.
-#[derive(Clone, Default)]
-struct Halted(std::sync::Arc<std::sync::Mutex<Option<Halt>>>);
-
-impl Halted {
-    fn get(&self) -> Option<Halt> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    /// Stop starting games, saying why once.
-    fn set(&self, halt: Halt) {
-        let mut first = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if first.is_none() {
-            crate::out::warn(&format!(
-                "arena: stopping: {}; no new games start, the running ones finish and are \
-                 recorded if they can be",
-                halt.why
-            ));
-            *first = Some(halt);
-        }
-    }
-}
-
-/// The game and its bots, for messages.
-fn named(spec: &Spec, job: &Job) -> String {
-    let names: Vec<&str> = job
-        .planned
-        .seats
-        .iter()
-        .map(|&i| spec.bots[i].name.as_str())
-        .collect();
-    format!("game {} ({})", job.id, names.join(" vs "))
-}
-
-/// Play the jobs, `jobs` at a time, in order; record each as it finishes.
-///
-/// A slot is refilled as soon as its game ends. Finished games are made durable together (logs,
-/// then games.csv) while the next ones play: one trip to the disk per batch (`journal`).
-///
-/// No game starts on a disk nearly full, nor once results could not be written: the run stops
-/// as an interrupted one does, and says why. A game arena could not set up is left for a resume.
-async fn play_all(
-    spec: &Spec,
-    dir: &Path,
-    threads: &GameThreads,
-    todo: Vec<Job>,
-    results: &mut Results,
-    progress: &mut Progress,
-    stop: &mut Stop,
-) -> Result<Outcome> {
-    let failed = |e: tokio::task::JoinError| Error::Internal(format!("a game task failed: {e}"));
-    let halted = Halted::default();
-    let mut outcome = Outcome::default();
-    let may_start = {
-        let (stop, halted, dir, min_free_mb) =
-            (stop.clone(), halted.clone(), dir.to_path_buf(), spec.min_free_mb);
-        move || {
-            let (stop, halted, dir) = (stop.clone(), halted.clone(), dir.clone());
-            async move {
-                if *stop.borrow() != 0 || halted.get().is_some() {
-                    return false;
-                }
-                // A statfs per game: next to starting two processes, nothing. A disk that looks
-                // full is looked at again once the sweeps asked for are done: they remove what
-                // the last games' bots left in their directories.
-                if disk::too_full(&dir, min_free_mb).is_some() {
-                    crate::bot::reaper::swept().await;
-                    if let Some(why) = disk::too_full(&dir, min_free_mb) {
-                        halted.set(Halt { why, full: true });
-                        return false;
-                    }
-                }
-                true
-            }
-        }
-    };
-    let play = {
-        let games = Arc::new(games(spec, dir, results.live.clone()));
-        let (spec, stop, halted) = (spec.clone(), stop.clone(), halted.clone());
-        move |job: Job| {
-            let (games, spec, mut stop, halted) =
-                (games.clone(), spec.clone(), stop.clone(), halted.clone());
-            async move {
-                let played = retry::play(
-                    &named(&spec, &job),
-                    || setup(&games, &spec, &job),
-                    &mut stop,
-                    || halted.get().is_none(),
-                )
-                .await;
-                (job, played)
-            }
-        }
-    };
-    let (started, mut done_rx) = workers::start(threads, todo.into_iter(), may_start, play);
-    let mut workers = JoinSet::new();
-    for worker in started {
-        workers.spawn(worker);
-    }
-    let mut playing = true;
-    // Once no more signals can come, stop asking.
-    let mut listening = true;
-    loop {
-        if !playing && results.journal.is_idle() {
-            break;
-        }
-        tokio::select! {
-            // A worker that failed (a bug in arena) ends the run now, not after the others.
-            Some(worker) = workers.join_next() => worker.map_err(failed)?.map_err(failed)?,
-            done = done_rx.recv(), if playing => {
-                let Some((job, played)) = done else {
-                    // Every worker is over, and has sent all it played.
-                    playing = false;
-                    continue;
-                };
-                let played = match played {
-                    Some(Ok(played)) => played,
-                    // Abandoned: nothing of it was recorded. What its bots left goes too (on
-                    // the reaper's thread).
-                    None => {
-                        crate::bot::reaper::sweep();
-                        continue;
-                    }
-                    Some(Err(Error::Setup(why))) => {
-                        crate::out::warn(&format!(
-                            "arena: {} was not played: arena could not set it up ({why}); it \
-                             counts for no one and is played on resume",
-                            named(spec, &job)
-                        ));
-                        outcome.unplayed.push(job.id);
-                        continue;
-                    }
-                    // Its log could not be made: arena's, and the results' disk's, not a bot's.
-                    Some(Err(e @ Error::Io { .. })) => {
-                        crate::out::warn(&format!(
-                            "arena: {} was not played, and will be on resume: {e}",
-                            named(spec, &job)
-                        ));
-                        halted.set(Halt {
-                            full: disk::is_full(&e),
-                            why: e.to_string(),
-                        });
-                        continue;
-                    }
-                    Some(Err(e)) => return Err(e),
-                };
-                let row = GameRow::new(job.id, job.planned.round, &played.record);
-                results.journal.push(job, played, row);
-            }
-            trip = results.recorded(!playing) => {
-                let games = match trip {
-                    Trip::Recorded(games, tables) => {
-                        if let Some(Err(e)) = tables {
-                            halted.set(Halt {
-                                full: disk::is_full(&e),
-                                why: e.to_string(),
-                            });
-                        }
-                        games
-                    }
-                    Trip::Unrecorded(jobs, e) => {
-                        results.forget(results.rows.len() - jobs.len());
-                        let games: Vec<String> = jobs.iter().map(|j| named(spec, j)).collect();
-                        crate::out::warn(&format!(
-                            "arena: not recorded, and played again on resume: {}: {e}",
-                            games.join(", ")
-                        ));
-                        halted.set(Halt {
-                            full: disk::is_full(&e),
-                            why: e.to_string(),
-                        });
-                        continue;
-                    }
-                };
-                for (job, record, _) in games {
-                    let leader = results.leader(progress.done + 1 == progress.total);
-                    progress.finished(&record.finished_line(job.id as usize), leader);
-                }
-            }
-            // The running games see a second interrupt themselves; games already over are
-            // still made durable and recorded.
-            changed = stop.changed(), if listening => listening = changed.is_ok(),
-        }
-    }
-    outcome.halted = halted.get();
-    Ok(outcome)
-}
-
-/// What every game of the run is set up with.
-fn games(spec: &Spec, dir: &Path, live: Option<Arc<Live>>) -> Games {
-    let options = MatchOptions {
-        game: spec.game,
-        params: spec.params.clone(),
-        timeout: spec.timeout,
-        startup_timeout: spec.startup_timeout,
-        referee: spec.referee.clone(),
-    };
-    Games {
-        limits: engine::limits_of(&options),
-        options,
-        logs: dir.join("logs"),
-        ponder: spec.ponder,
-        live,
-    }
-}
-
-fn setup(games: &Games, spec: &Spec, job: &Job) -> MatchSetup {
-    let players = job
-        .planned
-        .seats
-        .iter()
-        .map(|&i| Player {
-            name: spec.bots[i].name.clone(),
-            bot: spec.bots[i].bot.clone(),
-        })
-        .collect();
-    let seed = crate::seeds::of_planned(
-        spec.seed,
-        job.id,
-        job.planned.pair,
-        &job.planned.seats,
-        spec.referee.is_some(),
-    );
-    let opening = spec
-        .openings
-        .as_ref()
-        .map(|o| o.book.opening(job.planned.pair));
-    games.setup(job.id, players, seed, opening)
 }
