@@ -110,58 +110,17 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
         let _ = std::fs::remove_file(sdk_log_path(&setup.log_path));
     }
     let started = Instant::now();
-    let not_set_up = |e: String, log: GameLog| {
-        drop(log);
-        for path in stderr_paths(&setup.log_path, n) {
-            let _ = std::fs::remove_file(path);
-        }
-        let _ = std::fs::remove_file(&setup.log_path);
-        Error::Setup(format!("game {}: {e}", setup.log_path.display()))
-    };
-    let rendezvous = match relay::Rendezvous::new() {
-        Ok(r) => r,
-        Err(e) => return Err(not_set_up(e, log)),
+    let (rendezvous, listeners) = match listen(n) {
+        Ok(listening) => listening,
+        Err(e) => return Err(not_set_up(&setup, e, log)),
     };
     // Bounded: a referee writing faster than a bot reads is held back, not buffered in arena.
     let (events, inbox) = mpsc::channel(RELAYED_BACKLOG);
-    let mut listeners = Vec::new();
-    for i in 0..n {
-        match UnixListener::bind(rendezvous.socket(i)) {
-            Ok(l) => listeners.push(l),
-            Err(e) => {
-                return Err(not_set_up(
-                    format!("opening seat {}'s relay socket: {e}", i + 1),
-                    log,
-                ));
-            }
-        }
-    }
-    let bots = futures_util::future::join_all(Seat::all(n).map(|s| start_bot(&setup, s))).await;
-    let mut seats = Vec::with_capacity(n);
-    let mut early = Vec::new();
-    for (seat, bot) in Seat::all(n).zip(bots) {
-        match bot {
-            Ok(conn) => seats.push(SeatState::new(Some(conn))),
-            Err(StartError::Bot(f)) => {
-                early.push((seat, f));
-                seats.push(SeatState::new(None));
-            }
-            Err(StartError::Arena(e)) => return Err(not_set_up(e, log)),
-        }
-    }
-    // Every bot starts at once and runs until it waits for its first input (or the startup
-    // allowance has passed), then is held until the referee first writes to it: no bot's start-up
-    // is charged to its first turn, and none thinks on another's time (docs/design.md, Start-up).
-    let ready_by = started + setup.startup_timeout;
-    let warming = seats.iter_mut().filter_map(|s| {
-        let times = &mut s.times;
-        s.conn.as_mut().map(|conn| async move {
-            if conn.until_ready(ready_by, !setup.ponder).await == crate::bot::Start::Starting {
-                times.unready += 1;
-            }
-        })
-    });
-    futures_util::future::join_all(warming).await;
+    let (mut seats, early) = match start_bots(&setup).await {
+        Ok(started) => started,
+        Err(e) => return Err(not_set_up(&setup, e, log)),
+    };
+    warm_up(&mut seats, &setup, started + setup.startup_timeout).await;
     // Ended with the game, whether their relays ever connected or not.
     let mut relays = tokio::task::JoinSet::new();
     for (i, listener) in listeners.into_iter().enumerate() {
@@ -172,7 +131,7 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
     let referee = match start_referee(&setup, program, &rendezvous).await {
         Ok(r) => Ok(r),
         Err(StartError::Bot(f)) => Err(f),
-        Err(StartError::Arena(e)) => return Err(not_set_up(e, log)),
+        Err(StartError::Arena(e)) => return Err(not_set_up(&setup, e, log)),
     };
     let mut table = Table {
         setup: &setup,
@@ -200,6 +159,66 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
     let record = table.finish(names, referee, started).await;
     drop(rendezvous);
     Ok(record)
+}
+
+/// A game arena could not set up: nothing of it may pass for a game, so its log and what its
+/// bots wrote go.
+fn not_set_up(setup: &MatchSetup, e: String, log: GameLog) -> Error {
+    drop(log);
+    for path in stderr_paths(&setup.log_path, setup.players.len()) {
+        let _ = std::fs::remove_file(path);
+    }
+    let _ = std::fs::remove_file(&setup.log_path);
+    Error::Setup(format!("game {}: {e}", setup.log_path.display()))
+}
+
+/// The seats' relay sockets, each listened on before the referee starts.
+fn listen(n: usize) -> std::result::Result<(relay::Rendezvous, Vec<UnixListener>), String> {
+    let rendezvous = relay::Rendezvous::new()?;
+    let listeners = (0..n)
+        .map(|i| {
+            UnixListener::bind(rendezvous.socket(i))
+                .map_err(|e| format!("opening seat {}'s relay socket: {e}", i + 1))
+        })
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    Ok((rendezvous, listeners))
+}
+
+/// Every seat's bot, started at once; with the faults of those that could not start (theirs).
+/// An error is arena's: the game cannot be set up.
+async fn start_bots(
+    setup: &MatchSetup,
+) -> std::result::Result<(Vec<SeatState>, Vec<(Seat, Fault)>), String> {
+    let n = setup.players.len();
+    let bots = futures_util::future::join_all(Seat::all(n).map(|s| start_bot(setup, s))).await;
+    let mut seats = Vec::with_capacity(n);
+    let mut early = Vec::new();
+    for (seat, bot) in Seat::all(n).zip(bots) {
+        match bot {
+            Ok(conn) => seats.push(SeatState::new(Some(conn))),
+            Err(StartError::Bot(f)) => {
+                early.push((seat, f));
+                seats.push(SeatState::new(None));
+            }
+            Err(StartError::Arena(e)) => return Err(e),
+        }
+    }
+    Ok((seats, early))
+}
+
+/// Every bot starts at once and runs until it waits for its first input (or the startup
+/// allowance has passed), then is held until the referee first writes to it: no bot's start-up
+/// is charged to its first turn, and none thinks on another's time (docs/design.md, Start-up).
+async fn warm_up(seats: &mut [SeatState], setup: &MatchSetup, ready_by: Instant) {
+    let warming = seats.iter_mut().filter_map(|s| {
+        let times = &mut s.times;
+        s.conn.as_mut().map(|conn| async move {
+            if conn.until_ready(ready_by, !setup.ponder).await == crate::bot::Start::Starting {
+                times.unready += 1;
+            }
+        })
+    });
+    futures_util::future::join_all(warming).await;
 }
 
 /// A bot, started as for any game; the referee reaches it through its relay.
