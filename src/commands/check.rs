@@ -632,39 +632,7 @@ fn hint(failed: &Failed, game: &GameInfo, channel: Channel, wrote_stderr: bool) 
             "your bot stopped reading its input while arena was writing to it: read every line \
              the game sends, even the ones you do not need (see {rules})."
         ),
-        (Reason::Timeout, _) if failed.at_move == Some(1) && failed.unready.is_some() => {
-            let secs = failed.unready.map_or(0.0, |d| d.as_secs_f64());
-            format!(
-                "your bot had not reached its first read after {secs} s, and did not answer \
-                 within its first move's allowance either: its start-up (a JVM, an interpreter \
-                 loading its libraries, tables computed before the first read) takes longer \
-                 than the startup allowance. Raise it (startup_timeout, --startup-timeout), or \
-                 make the start-up shorter; if it should be quick, does it read its input \
-                 before anything else it waits for?"
-            )
-        }
-        (Reason::Timeout, _) if failed.at_move == Some(1) => {
-            let open = match channel {
-                Channel::Stdio => {
-                    "did you flush stdout after writing your move (print(move, flush=True) in \
-                     Python, fflush(stdout) in C)? On the pipe channel, did you open COCO_PIPEIN \
-                     and COCO_PIPEOUT?"
-                }
-                Channel::Pipe => {
-                    "did you open COCO_PIPEIN and COCO_PIPEOUT, and flush COCO_PIPEOUT after \
-                     writing your move?"
-                }
-            };
-            format!(
-                "your bot never sent its first move: {open} Does it read exactly the lines the \
-                 game sends before the first move (see {rules}), and no more?"
-            )
-        }
-        (Reason::Timeout, _) => format!(
-            "your bot answered before, then went silent: did you flush stdout after every \
-             move, not only the first? Is it waiting for a line the game does not send (see \
-             {rules}), stuck in a loop, or too slow for the allowance (--timeout)?"
-        ),
+        (Reason::Timeout, _) => timeout_hint(failed, channel, &rules),
         (_, Cause::Exited(Exit::MemoryLimit)) => {
             "the bot used more memory than its limit (memory_mb, --memory-mb): does it keep \
              every position it searched? Free what it no longer needs, or bound its tables."
@@ -718,6 +686,47 @@ fn hint(failed: &Failed, game: &GameInfo, channel: Channel, wrote_stderr: bool) 
              your bot's moves against the rules in {rules}."
         ),
         _ => format!("{see_stderr}."),
+    }
+}
+
+
+/// What to look at when the bot did not answer in time: at its first move, its start-up or its
+/// output; later, a flush, a line waited for, or its speed.
+fn timeout_hint(failed: &Failed, channel: Channel, rules: &str) -> String {
+    match (failed.at_move, failed.unready) {
+        (Some(1), Some(unready)) => {
+            let secs = unready.as_secs_f64();
+            format!(
+                "your bot had not reached its first read after {secs} s, and did not answer \
+                 within its first move's allowance either: its start-up (a JVM, an interpreter \
+                 loading its libraries, tables computed before the first read) takes longer \
+                 than the startup allowance. Raise it (startup_timeout, --startup-timeout), or \
+                 make the start-up shorter; if it should be quick, does it read its input \
+                 before anything else it waits for?"
+            )
+        }
+        (Some(1), None) => {
+            let open = match channel {
+                Channel::Stdio => {
+                    "did you flush stdout after writing your move (print(move, flush=True) in \
+                     Python, fflush(stdout) in C)? On the pipe channel, did you open COCO_PIPEIN \
+                     and COCO_PIPEOUT?"
+                }
+                Channel::Pipe => {
+                    "did you open COCO_PIPEIN and COCO_PIPEOUT, and flush COCO_PIPEOUT after \
+                     writing your move?"
+                }
+            };
+            format!(
+                "your bot never sent its first move: {open} Does it read exactly the lines the \
+                 game sends before the first move (see {rules}), and no more?"
+            )
+        }
+        _ => format!(
+            "your bot answered before, then went silent: did you flush stdout after every \
+             move, not only the first? Is it waiting for a line the game does not send (see \
+             {rules}), stuck in a loop, or too slow for the allowance (--timeout)?"
+        ),
     }
 }
 
