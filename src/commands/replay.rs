@@ -340,27 +340,7 @@ pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> 
         link.close().await;
     }
 
-    match spectate {
-        Some(cmd) => {
-            let base =
-                std::env::current_dir().map_err(Error::io("reading the current directory"))?;
-            let cmd = BotCommand::parse(cmd, &base)
-                .map_err(|e| Error::Usage(format!("--spectate: {e}")))?;
-            let limits = IoLimits::default();
-            let sink = SpectatorSink::spawn(&cmd, limits).map_err(Error::Usage)?;
-            let tx = sink.sender();
-            for l in stream {
-                let _ = tx.send(l);
-            }
-            drop(tx);
-            sink.finish(limits.grace).await;
-        }
-        None => {
-            for l in stream {
-                crate::out::line(&l);
-            }
-        }
-    }
+    show(stream, spectate).await?;
 
     let v = judge.verdict();
     let Some(logged) = logged_result else {
@@ -369,20 +349,51 @@ pub async fn run(path: &Path, spectate: Option<&str>, referee: Option<&str>) -> 
             path.display()
         )));
     };
-    // A referee told no seed draws its game anew: its stream differing says nothing of arena.
+    let mismatch = mismatch.map(|m| seedless(&header, m));
+    judged(&names, &logged, &v, mismatch, "stream")
+}
+
+/// The replayed spectator stream, to `--spectate`'s program or to stdout.
+async fn show(stream: Vec<String>, spectate: Option<&str>) -> Result<()> {
+match spectate {
+    Some(cmd) => {
+        let base =
+            std::env::current_dir().map_err(Error::io("reading the current directory"))?;
+        let cmd = BotCommand::parse(cmd, &base)
+            .map_err(|e| Error::Usage(format!("--spectate: {e}")))?;
+        let limits = IoLimits::default();
+        let sink = SpectatorSink::spawn(&cmd, limits).map_err(Error::Usage)?;
+        let tx = sink.sender();
+        for l in stream {
+            let _ = tx.send(l);
+        }
+        drop(tx);
+        sink.finish(limits.grace).await;
+    }
+    None => {
+        for l in stream {
+            crate::out::line(&l);
+        }
+    }
+}
+    Ok(())
+}
+
+/// A difference, said with what it means for a game played with seed=omit: a referee told no
+/// seed draws its game anew, so its stream differing says nothing of arena.
+fn seedless(header: &Header, mismatch: String) -> String {
     let unseeded = header.referee.is_some()
         && header
             .params
             .pairs()
             .iter()
             .any(|(k, v)| k == "seed" && v == "omit");
-    let mismatch = match mismatch {
-        Some(m) if unseeded => Some(format!(
-            "{m}. This game was played with seed=omit: the referee was told no seed, so it \
-             cannot be made to play the same game again, and a referee that draws its game at \
-             random plays another one; replay games played with a seed to check them"
-        )),
-        m => m,
-    };
-    judged(&names, &logged, &v, mismatch, "stream")
+    match unseeded {
+        true => format!(
+            "{mismatch}. This game was played with seed=omit: the referee was told no seed, so \
+             it cannot be made to play the same game again, and a referee that draws its game \
+             at random plays another one; replay games played with a seed to check them"
+        ),
+        false => mismatch,
+    }
 }
