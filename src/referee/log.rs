@@ -315,50 +315,57 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entry<'a> {
                 exit,
                 status: status.0,
             },
-            Keys {
-                t: Some(t),
-                to_referee: Some(line),
-                ..
-            } => Entry::ToReferee {
-                t,
-                to_referee: line.0,
-            },
-            Keys {
-                t: Some(t),
-                referee: Some(line),
-                ..
-            } => Entry::FromReferee { t, referee: line.0 },
-            Keys {
-                t: Some(t),
-                referee_fault: Some(detail),
-                kind: Some(kind),
-                cause,
-                ..
-            } => Entry::RefereeFault {
-                t,
-                referee_fault: detail.0,
-                kind,
-                cause: cause.unwrap_or_default(),
-            },
-            Keys {
-                t: Some(t),
-                referee_exit: Some(status),
-                ..
-            } => Entry::RefereeExit {
-                t,
-                referee_exit: status.0,
-            },
-            Keys {
-                result: Some(result),
-                ..
-            } => Entry::Result { result },
-            _ => {
-                return Err(serde::de::Error::custom(
+            k => return referee_entry(k).ok_or_else(|| {
+                serde::de::Error::custom(
                     "not a log entry: no header, message, fault, exit or result keys",
-                ));
-            }
+                )
+            }),
         })
     }
+}
+
+/// An entry about the referee program, or the result, if the keys are one's.
+fn referee_entry(k: Keys<'_>) -> Option<Entry<'_>> {
+    Some(match k {
+        Keys {
+            t: Some(t),
+            to_referee: Some(line),
+            ..
+        } => Entry::ToReferee {
+            t,
+            to_referee: line.0,
+        },
+        Keys {
+            t: Some(t),
+            referee: Some(line),
+            ..
+        } => Entry::FromReferee { t, referee: line.0 },
+        Keys {
+            t: Some(t),
+            referee_fault: Some(detail),
+            kind: Some(kind),
+            cause,
+            ..
+        } => Entry::RefereeFault {
+            t,
+            referee_fault: detail.0,
+            kind,
+            cause: cause.unwrap_or_default(),
+        },
+        Keys {
+            t: Some(t),
+            referee_exit: Some(status),
+            ..
+        } => Entry::RefereeExit {
+            t,
+            referee_exit: status.0,
+        },
+        Keys {
+            result: Some(result),
+            ..
+        } => Entry::Result { result },
+        _ => return None,
+    })
 }
 
 /// Sees every byte of a game log as it goes to the file: the report's live packers
