@@ -187,82 +187,15 @@ impl Turns {
         self.made.clear();
         let n = self.names.len();
         match entry {
-            Entry::Sent { t, to, line } if *to < n => {
-                self.flush_said();
-                let same = self
-                    .open
-                    .as_ref()
-                    .is_some_and(|o| o.seat == *to && o.number > 0 && o.answer.is_empty());
-                if !same {
-                    self.close();
-                    self.turns += 1;
-                    self.seat_turns[*to] += 1;
-                    self.open = Some(Turn {
-                        number: self.turns,
-                        seat: *to,
-                        input: Vec::new(),
-                        answer: Vec::new(),
-                        asked: *t,
-                        answered: None,
-                        limit_ms: match self.seat_turns[*to] {
-                            1 => self.first_ms,
-                            _ => self.move_ms,
-                        },
-                        failed: None,
-                    });
-                }
-                if let Some(o) = self.open.as_mut() {
-                    o.input.push(quote(line));
-                }
-            }
-            Entry::Received { t, from, line } if *from < n => {
-                self.flush_said();
-                if self.open.as_ref().is_none_or(|o| o.seat != *from) {
-                    self.close();
-                    self.open = Some(Turn {
-                        number: 0,
-                        seat: *from,
-                        input: Vec::new(),
-                        answer: Vec::new(),
-                        asked: *t,
-                        answered: None,
-                        limit_ms: 0.0,
-                        failed: None,
-                    });
-                }
-                if let Some(o) = self.open.as_mut() {
-                    o.answer.push(quote(line));
-                    o.answered = Some(*t);
-                }
-            }
+            Entry::Sent { t, to, line } if *to < n => self.sent(*t, *to, line),
+            Entry::Received { t, from, line } if *from < n => self.received(*t, *from, line),
             Entry::Fault {
                 t,
                 fault,
                 kind,
                 detail,
                 ..
-            } if *fault < n => {
-                self.flush_said();
-                let words = failure(
-                    &self.names[*fault],
-                    &Fault::new(*kind, detail.to_string()),
-                );
-                self.failures.entry(*fault).or_insert_with(|| words.clone());
-                match self.open.as_mut() {
-                    Some(o) if o.seat == *fault && o.failed.is_none() => {
-                        o.failed = Some(words);
-                        self.close();
-                    }
-                    _ => {
-                        self.close();
-                        self.push(Frame {
-                            picture: picture(None, Vec::new()),
-                            caption: words,
-                            ms: t / 1000,
-                        });
-                    }
-                }
-            }
+            } if *fault < n => self.fault(*t, *fault, Fault::new(*kind, detail.to_string())),
             Entry::FromReferee { t, referee } => {
                 self.close();
                 self.said_t = *t;
@@ -291,6 +224,79 @@ impl Turns {
             _ => {}
         }
         &self.made
+    }
+
+    /// An input to a seat: a turn begins, unless the seat's is still being written.
+    fn sent(&mut self, t: u64, to: usize, line: &str) {
+        self.flush_said();
+        let same = self
+            .open
+            .as_ref()
+            .is_some_and(|o| o.seat == to && o.number > 0 && o.answer.is_empty());
+        if !same {
+            self.close();
+            self.turns += 1;
+            self.seat_turns[to] += 1;
+            self.open = Some(Turn {
+                number: self.turns,
+                seat: to,
+                input: Vec::new(),
+                answer: Vec::new(),
+                asked: t,
+                answered: None,
+                limit_ms: match self.seat_turns[to] {
+                    1 => self.first_ms,
+                    _ => self.move_ms,
+                },
+                failed: None,
+            });
+        }
+        if let Some(o) = self.open.as_mut() {
+            o.input.push(quote(line));
+        }
+    }
+
+    /// A seat's answer.
+    fn received(&mut self, t: u64, from: usize, line: &str) {
+        self.flush_said();
+        if self.open.as_ref().is_none_or(|o| o.seat != from) {
+            self.close();
+            self.open = Some(Turn {
+                number: 0,
+                seat: from,
+                input: Vec::new(),
+                answer: Vec::new(),
+                asked: t,
+                answered: None,
+                limit_ms: 0.0,
+                failed: None,
+            });
+        }
+        if let Some(o) = self.open.as_mut() {
+            o.answer.push(quote(line));
+            o.answered = Some(t);
+        }
+    }
+
+    /// A seat's failure: its turn's, or a frame of its own.
+    fn fault(&mut self, t: u64, seat: usize, fault: Fault) {
+        self.flush_said();
+        let words = failure(&self.names[seat], &fault);
+        self.failures.entry(seat).or_insert_with(|| words.clone());
+        match self.open.as_mut() {
+            Some(o) if o.seat == seat && o.failed.is_none() => {
+                o.failed = Some(words);
+                self.close();
+            }
+            _ => {
+                self.close();
+                self.push(Frame {
+                    picture: picture(None, Vec::new()),
+                    caption: words,
+                    ms: t / 1000,
+                });
+            }
+        }
     }
 
     /// The frames still open when the log ends (a log cut short, or read while written).
