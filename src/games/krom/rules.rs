@@ -355,128 +355,138 @@ impl Board {
     /// [`Seen`] and [`mask`]). An `Err` says why the action is illegal; the board is then
     /// unchanged.
     pub fn apply(&mut self, seat: Side, action: Action) -> Result<(Effect, Seen), String> {
-        let viewer = seat.other();
         match action {
             Action::Pass => Ok((Effect::Done, Seen::Pass)),
-            Action::Move(from, to) => {
-                match self.seen(seat, from) {
-                    Some(pc) if pc.owner == seat && pc.kind != Kind::Factory => {}
-                    Some(pc) if pc.owner == seat => {
-                        return Err(format!(
-                            "cannot move the factory on {from}: factories do not move"
-                        ));
-                    }
-                    _ => return Err(format!("has no wall or gun of its own on {from} to move")),
-                }
-                if !from.is_adjacent(to) {
-                    return Err(format!(
-                        "cannot move from {from} to {to}: a piece moves one space north, east, south or west"
-                    ));
-                }
-                if let Some(pc) = self.seen(seat, to) {
-                    return Err(format!(
-                        "cannot move onto {to}: it holds a {} {}",
-                        side_name(pc.owner),
-                        pc.kind.name()
-                    ));
-                }
-                let seen = Seen::Move(
-                    self.open_to(viewer, from).then_some(from),
-                    self.open_to(viewer, to).then_some(to),
-                );
-                let seen = if seen == Seen::Move(None, None) {
-                    Seen::Hidden
-                } else {
-                    seen
-                };
-                if self.cell(to).piece.is_some() {
-                    return Ok((Effect::Bumped, seen));
-                }
-                let piece = self.cell_mut(from).piece.take();
-                self.cell_mut(to).piece = piece;
-                Ok((Effect::Done, seen))
-            }
-            Action::Make(at, kind) => {
-                if kind == Kind::Factory {
-                    return Err(format!(
-                        "cannot make a factory on {at}: only walls and guns can be made"
-                    ));
-                }
-                if let Some(pc) = self.seen(seat, at) {
-                    return Err(format!(
-                        "cannot make a {} on {at}: it holds a {} {}",
-                        kind.name(),
-                        side_name(pc.owner),
-                        pc.kind.name()
-                    ));
-                }
-                if !self.next_to_chain(seat)[at.y as usize][at.x as usize] {
-                    return Err(format!(
-                        "cannot make a {} on {at}: it is not next to the factory or to a piece joined to it",
-                        kind.name()
-                    ));
-                }
-                let seen = if self.open_to(viewer, at) {
-                    Seen::Make(at, kind)
-                } else {
-                    Seen::Hidden
-                };
-                if self.cell(at).piece.is_some() {
-                    return Ok((Effect::Bumped, seen));
-                }
-                self.cell_mut(at).piece = Some(Piece::new(seat, kind));
-                Ok((Effect::Done, seen))
-            }
-            Action::Camo(at) => {
-                let chain = self.chain(seat);
-                let next = next_to(&chain);
-                let (x, y) = (at.x as usize, at.y as usize);
-                if !chain[y][x] && !next[y][x] {
-                    return Err(format!(
-                        "cannot camouflage {at}: it is neither the factory's chain nor next to it"
-                    ));
-                }
-                let c = self.cell_mut(at);
-                let seen = if c.camo { Seen::Hidden } else { Seen::Camo(at) };
-                c.camo = true;
-                Ok((Effect::Done, seen))
-            }
-            Action::Fire(gun, dir) => {
-                match self.seen(seat, gun) {
-                    Some(pc) if pc.owner == seat && pc.kind == Kind::Gun => {}
-                    _ => return Err(format!("has no gun of its own on {gun} to fire")),
-                }
-                let target = self.shot(gun, dir);
-                let seen = if self.open_to(viewer, gun) {
-                    Seen::Fire(gun, dir)
-                } else {
-                    match target {
-                        Some(t) if self.open_to(viewer, t) => Seen::Hit(t),
-                        _ => Seen::Hidden,
-                    }
-                };
-                let Some(at) = target else {
-                    return Ok((Effect::Missed, seen));
-                };
-                let cell = self.cell_mut(at);
-                let mut piece = cell.piece.expect("a shot lands on a piece");
-                piece.hits -= 1;
-                let destroyed = piece.hits == 0;
-                if destroyed {
-                    *cell = Cell::default();
-                } else {
-                    cell.piece = Some(piece);
-                }
-                Ok((
-                    Effect::Hit {
-                        at,
-                        piece,
-                        destroyed,
-                    },
-                    seen,
-                ))
-            }
+            Action::Move(from, to) => self.move_piece(seat, from, to),
+            Action::Make(at, kind) => self.make(seat, at, kind),
+            Action::Camo(at) => self.camouflage(seat, at),
+            Action::Fire(gun, dir) => self.fire(seat, gun, dir),
         }
+    }
+
+    fn move_piece(&mut self, seat: Side, from: Pos, to: Pos) -> Result<(Effect, Seen), String> {
+        let viewer = seat.other();
+        match self.seen(seat, from) {
+            Some(pc) if pc.owner == seat && pc.kind != Kind::Factory => {}
+            Some(pc) if pc.owner == seat => {
+                return Err(format!(
+                    "cannot move the factory on {from}: factories do not move"
+                ));
+            }
+            _ => return Err(format!("has no wall or gun of its own on {from} to move")),
+        }
+        if !from.is_adjacent(to) {
+            return Err(format!(
+                "cannot move from {from} to {to}: a piece moves one space north, east, south or west"
+            ));
+        }
+        if let Some(pc) = self.seen(seat, to) {
+            return Err(format!(
+                "cannot move onto {to}: it holds a {} {}",
+                side_name(pc.owner),
+                pc.kind.name()
+            ));
+        }
+        let seen = Seen::Move(
+            self.open_to(viewer, from).then_some(from),
+            self.open_to(viewer, to).then_some(to),
+        );
+        let seen = if seen == Seen::Move(None, None) {
+            Seen::Hidden
+        } else {
+            seen
+        };
+        if self.cell(to).piece.is_some() {
+            return Ok((Effect::Bumped, seen));
+        }
+        let piece = self.cell_mut(from).piece.take();
+        self.cell_mut(to).piece = piece;
+        Ok((Effect::Done, seen))
+    }
+
+    fn make(&mut self, seat: Side, at: Pos, kind: Kind) -> Result<(Effect, Seen), String> {
+        let viewer = seat.other();
+        if kind == Kind::Factory {
+            return Err(format!(
+                "cannot make a factory on {at}: only walls and guns can be made"
+            ));
+        }
+        if let Some(pc) = self.seen(seat, at) {
+            return Err(format!(
+                "cannot make a {} on {at}: it holds a {} {}",
+                kind.name(),
+                side_name(pc.owner),
+                pc.kind.name()
+            ));
+        }
+        if !self.next_to_chain(seat)[at.y as usize][at.x as usize] {
+            return Err(format!(
+                "cannot make a {} on {at}: it is not next to the factory or to a piece joined to it",
+                kind.name()
+            ));
+        }
+        let seen = if self.open_to(viewer, at) {
+            Seen::Make(at, kind)
+        } else {
+            Seen::Hidden
+        };
+        if self.cell(at).piece.is_some() {
+            return Ok((Effect::Bumped, seen));
+        }
+        self.cell_mut(at).piece = Some(Piece::new(seat, kind));
+        Ok((Effect::Done, seen))
+    }
+
+    fn camouflage(&mut self, seat: Side, at: Pos) -> Result<(Effect, Seen), String> {
+        let chain = self.chain(seat);
+        let next = next_to(&chain);
+        let (x, y) = (at.x as usize, at.y as usize);
+        if !chain[y][x] && !next[y][x] {
+            return Err(format!(
+                "cannot camouflage {at}: it is neither the factory's chain nor next to it"
+            ));
+        }
+        let c = self.cell_mut(at);
+        let seen = if c.camo { Seen::Hidden } else { Seen::Camo(at) };
+        c.camo = true;
+        Ok((Effect::Done, seen))
+    }
+
+    fn fire(&mut self, seat: Side, gun: Pos, dir: Dir) -> Result<(Effect, Seen), String> {
+        let viewer = seat.other();
+        match self.seen(seat, gun) {
+            Some(pc) if pc.owner == seat && pc.kind == Kind::Gun => {}
+            _ => return Err(format!("has no gun of its own on {gun} to fire")),
+        }
+        let target = self.shot(gun, dir);
+        let seen = if self.open_to(viewer, gun) {
+            Seen::Fire(gun, dir)
+        } else {
+            match target {
+                Some(t) if self.open_to(viewer, t) => Seen::Hit(t),
+                _ => Seen::Hidden,
+            }
+        };
+        let Some(at) = target else {
+            return Ok((Effect::Missed, seen));
+        };
+        let cell = self.cell_mut(at);
+        let mut piece = cell.piece.expect("a shot lands on a piece");
+        piece.hits -= 1;
+        let destroyed = piece.hits == 0;
+        if destroyed {
+            *cell = Cell::default();
+        } else {
+            cell.piece = Some(piece);
+        }
+        Ok((
+            Effect::Hit {
+                at,
+                piece,
+                destroyed,
+            },
+            seen,
+        ))
     }
 
     /// One cell as a string, as `viewer` sees it (`None`: a spectator, who sees everything):
