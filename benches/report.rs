@@ -16,7 +16,7 @@
 //! Run: `cargo bench --bench report` (needs Debian's chromium and chromium-driver, as the tests
 //! do). Without `--bench` on the command line it does nothing.
 
-#[path = "../tests/browser/mod.rs"]
+#[path = "../tests/it/report/browser.rs"]
 mod browser;
 mod common;
 

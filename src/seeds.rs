@@ -1,7 +1,7 @@
 //! Every seed arena derives, in one place: a run's or a series' seed gives each game its own,
 //! and each game's gives its dice, its built-in bots and its openings. Changing any of these
 //! changes which game a seed plays: old records replay only as long as they stay the same
-//! (tests in each caller's module, and tests/compat.rs).
+//! (tests in each caller's module, and tests/it/compat.rs).
 
 /// Mix a seed with a stream number so that related generators (the dice, each seat's built-in bot,
 /// each game of a match) are independent yet reproducible. SplitMix64's finaliser.

@@ -336,8 +336,21 @@ mod tests {
         assert!(scanned.contains(&pid), "{scanned:?} lacks {pid}");
     }
 
-    /// Tests that make orphans or sweep them take turns.
-    static ORPHANS: Mutex<()> = Mutex::new(());
+    /// Tests that make orphans or sweep them take turns, in this process or another (nextest
+    /// runs each test in a process of its own): a lock file per user, which `flock` holds for
+    /// each open of it apart.
+    fn orphans_turn() -> nix::fcntl::Flock<std::fs::File> {
+        let uid = nix::unistd::getuid();
+        let path = std::env::temp_dir().join(format!("arena-tests-{uid}-orphans.lock"));
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive)
+            .unwrap_or_else(|(_, e)| panic!("locking {}: {e}", path.display()))
+    }
 
     /// A `sleep` whose parent exited: an orphan given to this process, the subreaper.
     fn orphan() -> i32 {
@@ -359,7 +372,7 @@ mod tests {
 
     #[test]
     fn a_sweep_asked_for_during_a_spawn_does_not_wait_and_is_done_when_the_spawn_lets_go() {
-        let _turn = ORPHANS.lock().unwrap_or_else(|e| e.into_inner());
+        let _turn = orphans_turn();
         let pid = orphan();
         spawn_seen(true, || {
             let (tx, rx) = std::sync::mpsc::channel();
@@ -383,7 +396,7 @@ mod tests {
 
     #[test]
     fn a_sweep_is_done_on_the_reapers_thread_and_waited_for() {
-        let _turn = ORPHANS.lock().unwrap_or_else(|e| e.into_inner());
+        let _turn = orphans_turn();
         let pid = orphan();
         sweep();
         wait_swept();
@@ -393,7 +406,7 @@ mod tests {
 
     #[test]
     fn an_orphan_is_found_by_the_main_threads_file_and_by_the_scan() {
-        let _turn = ORPHANS.lock().unwrap_or_else(|e| e.into_inner());
+        let _turn = orphans_turn();
         let pid = orphan();
         let (fast, slow) = (children(), scan_children());
         let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);

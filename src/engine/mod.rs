@@ -2,7 +2,7 @@
 //! could not (`retry`), each finished one made durable and journaled before it counts
 //! (`journal`), stopping on signals (`stop`) or a disk nearly full (`disk`), one run in a
 //! folder at a time (`lock`). `arena run`, `duel`, `match` and `check` are its callers; none of
-//! them plays a game but through it (tests/structure.rs).
+//! them plays a game but through it (tests/it/structure.rs).
 
 pub mod disk;
 pub mod journal;

@@ -370,85 +370,18 @@ impl Spec {
 
         check_name(raw.name.get_ref())
             .map_err(|e| src.at(Some(raw.name.span()), format!("name {e}")))?;
-        let program = &crate::games::program::INFO;
         let referee = match &raw.referee {
             Some(r) => Some(referee_of(&src, r, &base)?),
             None => None,
         };
-        let game = match (&raw.game, &raw.referee) {
-            (Some(g), Some(_)) if g.get_ref() != program.name => {
-                return Err(src.at(
-                    Some(g.span()),
-                    format!(
-                        "game = \"{}\": a spec with [referee] plays the game its program \
-                         referees; leave out game",
-                        g.get_ref()
-                    ),
-                ));
-            }
-            (Some(g), None) if g.get_ref() == program.name => {
-                return Err(src.at(
-                    Some(g.span()),
-                    "game = \"referee\" is played by a referee program: add a [referee] with \
-                     its command",
-                ));
-            }
-            (Some(g), _) => games::find_game(g.get_ref()).map_err(|e| src.at(Some(g.span()), e))?,
-            (None, Some(_)) => program,
-            (None, None) => {
-                return Err(src.at(
-                    Some(0..0),
-                    "missing field `game` (or a [referee] with the command of a referee program)",
-                ));
-            }
-        };
+        let game = game_of(&src, &raw)?;
         let format = raw
             .format
             .as_ref()
             .map_or(Format::RoundRobin, |f| *f.get_ref());
         let players = players_of(&src, &raw, game)?;
 
-        // Parameters one by one, so that an error points at the parameter at fault.
-        let mut pairs = Vec::new();
-        for (key, value) in &raw.params {
-            let text = param_text(value.get_ref()).ok_or_else(|| {
-                src.at(
-                    Some(value.span()),
-                    format!(
-                        "parameter '{}': expected a number or a string",
-                        key.get_ref()
-                    ),
-                )
-            })?;
-            Params::resolve(game.params, [(key.get_ref().as_str(), text.as_str())])
-                .map_err(|e| src.at(Some(key.span()), format!("{}: {e}", game.name)))?;
-            pairs.push((key.get_ref().clone(), text));
-        }
-        // `[referee] protocol` and `seed_form` are its parameters, said where the referee is.
-        if let Some(r) = &raw.referee {
-            let r = r.get_ref();
-            for (key, value) in [("protocol", &r.protocol), ("seed_form", &r.seed_form)] {
-                let Some(value) = value else { continue };
-                if raw.params.keys().any(|k| k.get_ref() == key) {
-                    return Err(src.at(
-                        Some(value.span()),
-                        format!("{key} is said in [referee]: leave it out of [params]"),
-                    ));
-                }
-                Params::resolve(game.params, [(key, value.get_ref().as_str())])
-                    .map_err(|e| src.at(Some(value.span()), format!("referee {e}")))?;
-                pairs.push((key.to_string(), value.get_ref().clone()));
-            }
-        }
-        let params = game
-            .resolve_params(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .map_err(|e| {
-                src.at(
-                    raw.params.keys().next().map(|k| k.span()),
-                    format!("{}: {e}", game.name),
-                )
-            })?;
-
+        let params = params_of(&src, &raw, game)?;
         let (move_time, first_time) = crate::referee::sdk::default_times(game, &params);
         let check = match crate::referee::sdk::is_sdk_game(game, &params) {
             true => games::sdk_move_time,
@@ -457,238 +390,18 @@ impl Spec {
         let timeout = seconds_within(&src, &raw.timeout, move_time, "timeout", check)?;
         let startup_timeout =
             seconds_within(&src, &raw.startup_timeout, first_time, "startup_timeout", check)?;
-        if let Some(j) = &raw.jobs
-            && !(1..=bounds::JOBS).contains(j.get_ref())
-        {
-            return Err(src.at(
-                Some(j.span()),
-                format!("jobs must be from 1 to {}", bounds::JOBS),
-            ));
-        }
-        if let Some(m) = &raw.min_free_mb
-            && *m.get_ref() > bounds::MIN_FREE_MB
-        {
-            return Err(src.at(
-                Some(m.span()),
-                format!(
-                    "min_free_mb must be from 0 (no check) to {} MiB",
-                    bounds::MIN_FREE_MB
-                ),
-            ));
-        }
-        if let Some(g) = &raw.games_per_pairing {
-            let n = *g.get_ref();
-            if format == Format::Pods {
-                return Err(src.at(
-                    Some(g.span()),
-                    "games_per_pairing is not for pods: say how many games each bot plays with \
-                     games_per_bot",
-                ));
-            }
-            if players > 2
-                && !n.is_multiple_of(players as u32)
-                && !(format == Format::Swiss && n == 1)
-            {
-                return Err(src.at(
-                    Some(g.span()),
-                    format!(
-                        "games_per_pairing = {n}: with {players} players a group's games rotate \
-                         its seats every {players} games (each bot in each seat once); use a \
-                         multiple of {players}{}",
-                        if format == Format::Swiss {
-                            ", or 1"
-                        } else {
-                            ""
-                        }
-                    ),
-                ));
-            }
-            if players == 2 && format == Format::Swiss && n > 1 && n % 2 == 1 {
-                return Err(src.at(
-                    Some(g.span()),
-                    format!(
-                        "games_per_pairing = {n}: a swiss plays 1 game per pairing or an even \
-                         number (a mini-match, seats alternating); with an odd number one bot \
-                         of each pairing would have the first seat once more"
-                    ),
-                ));
-            }
-            if !(1..=bounds::GAMES_PER_PAIRING).contains(g.get_ref()) {
-                return Err(src.at(
-                    Some(g.span()),
-                    format!(
-                        "games_per_pairing must be from 1 to {}",
-                        bounds::GAMES_PER_PAIRING
-                    ),
-                ));
-            }
-        }
-        if let Some(r) = &raw.rounds {
-            if format != Format::Swiss {
-                return Err(src.at(Some(r.span()), "rounds is for the swiss format only"));
-            }
-            if !(1..=bounds::ROUNDS).contains(r.get_ref()) {
-                return Err(src.at(
-                    Some(r.span()),
-                    format!("rounds must be from 1 to {}", bounds::ROUNDS),
-                ));
-            }
-        }
-
+        check_counts(&src, &raw, format, players)?;
         let openings = openings_of(&src, &raw, game)?;
 
-        let sandboxed = raw.sandbox.as_ref().is_some_and(|s| *s.get_ref());
-        let sandbox = match raw.sandbox.as_ref().filter(|_| sandboxed) {
-            Some(s) => {
-                Sandbox::bwrap().map_err(|e| src.at(Some(s.span()), e))?;
-                let user = raw.sandbox_user.as_ref();
-                let name = user.map_or(Sandbox::DEFAULT_USER, |u| u.get_ref().as_str());
-                Some(Sandbox::new(name).map_err(|e| src.at(user.map(|u| u.span()), e))?)
-            }
-            None => None,
-        };
-        if let Some(u) = raw.sandbox_user.as_ref().filter(|_| !sandboxed) {
-            return Err(src.at(Some(u.span()), "sandbox_user needs sandbox = true"));
-        }
+        let sandbox = sandbox_of(&src, &raw)?;
         let channel = raw.channel.unwrap_or_default();
         let mut bots: Vec<Entrant> = Vec::new();
         let mut warnings = Vec::new();
         for b in &raw.bots {
-            let name = b.name.get_ref();
-            check_name(name).map_err(|e| src.at(Some(b.name.span()), format!("bot name {e}")))?;
-            if let Some(first) = raw
-                .bots
-                .iter()
-                .find(|o| o.name.get_ref() == name && o.name.span() != b.name.span())
-                && first.name.span().start < b.name.span().start
-            {
-                let line = text[..first.name.span().start].matches('\n').count() + 1;
-                return Err(src.at(
-                    Some(b.name.span()),
-                    format!("duplicate bot name '{name}' (first used on line {line})"),
-                ));
-            }
-            let at_command =
-                |e: String| src.at(Some(b.command.span()), format!("bot '{name}': {e}"));
-            let command = BotCommand::parse(b.command.get_ref(), &base).map_err(at_command)?;
-            match &command {
-                BotCommand::Terminal => {
-                    return Err(at_command(
-                        "'-' (a person at the terminal) cannot play in a tournament".into(),
-                    ));
-                }
-                BotCommand::Builtin(n) => game.check_builtin(n).map_err(at_command)?,
-                _ => {}
-            }
-            let dir = match &b.dir {
-                None => None,
-                Some(d) => {
-                    let p = base.join(d.get_ref());
-                    if !p.is_dir() {
-                        return Err(src.at(
-                            Some(d.span()),
-                            format!(
-                                "bot '{name}': the directory '{}' does not exist",
-                                p.display()
-                            ),
-                        ));
-                    }
-                    Some(
-                        std::path::absolute(&p)
-                            .map_err(Error::io(format!("resolving {}", p.display())))?,
-                    )
-                }
-            };
-            let seed = b.seed.as_ref().is_some_and(|s| *s.get_ref());
-            if let Some(s) = &b.seed
-                && seed
-                && format != Format::Gauntlet
-            {
-                return Err(src.at(
-                    Some(s.span()),
-                    format!("bot '{name}': seed = true is for the gauntlet format only"),
-                ));
-            }
-            let mut bot = BotSpec {
-                command,
-                channel: b.channel.unwrap_or(channel),
-                dir,
-                env: b.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-                label: b.command.get_ref().clone(),
-                limits: b.limits.or(raw.limits),
-                sandbox: sandbox.clone(),
-                unstartable: None,
-                console: false,
-            };
-            if let Some(missing) = bot.command.missing_script(&base, bot.dir.as_deref()) {
-                let said = src.place(Some(b.command.span()), format!("bot '{name}': {missing}"));
-                // A class is graded even when a student handed in nothing: that student's
-                // games are lost, and the others' stand. Anywhere else it is a mistake.
-                if format != Format::Gauntlet || seed {
-                    return Err(Error::Spec(said));
-                }
-                warnings.push(format!(
-                    "{said}; graded anyway, as a student of the gauntlet: each of its games is \
-                     lost by crash (not started)"
-                ));
-                bot.unstartable = Some(format!("could not start: {missing}"));
-            }
-            if let Some(sandbox) = &sandbox {
-                sandbox.check_reachable(&bot).map_err(at_command)?;
-            }
-            bots.push(Entrant {
-                name: name.clone(),
-                bot,
-                seed,
-            });
+            let for_bots = ForBots { base: &base, game, format, channel, sandbox: &sandbox };
+            bots.push(entrant_of(&src, &raw, b, &for_bots, &mut warnings)?);
         }
-        let whole = Some(0..0);
-        check_nested_dirs(&raw.bots, &bots).map_err(|(at, e)| src.at(Some(at), e))?;
-        if bots.len() < 2 {
-            return Err(src.at(
-                whole,
-                format!(
-                    "a tournament needs at least two [[bot]] entries, found {}",
-                    bots.len()
-                ),
-            ));
-        }
-        if format == Format::Gauntlet {
-            let seeds = bots.iter().filter(|b| b.seed).count();
-            if seeds == 0 || seeds == bots.len() {
-                return Err(src.at(whole, "a gauntlet needs at least one bot with seed = true (the reference bots) and one without"));
-            }
-            if seeds + 1 < players {
-                return Err(src.at(
-                    whole,
-                    format!(
-                        "a gauntlet of {players}-player games needs at least {} reference bots \
-                         (seed = true) to sit beside each bot, this one has {seeds}",
-                        players - 1
-                    ),
-                ));
-            }
-        }
-        if bots.len() < players {
-            return Err(src.at(
-                whole,
-                format!(
-                    "games of {players} players need at least {players} bots, this spec has {}",
-                    bots.len()
-                ),
-            ));
-        }
-        if format == Format::Swiss && bots.len() > bounds::SWISS_BOTS {
-            return Err(src.at(
-                Some(raw.bots[bounds::SWISS_BOTS].name.span()),
-                format!(
-                    "a swiss takes at most {} bots, this one has {}: pairing a round weighs every \
-                     pair of bots (play a gauntlet or round-robin of groups instead)",
-                    bounds::SWISS_BOTS,
-                    bots.len()
-                ),
-            ));
-        }
+        check_bots(&src, &raw, &bots, format, players)?;
         // A swiss plays one game per pairing unless asked for a mini-match; the other formats a
         // rotation of the seats (two games for two players, seats swapped).
         let default_games = match format {
@@ -700,48 +413,7 @@ impl Spec {
             .as_ref()
             .map_or(default_games, |g| *g.get_ref());
         let games_per_bot = games_per_bot_of(&src, &raw, format, players, bots.len())?;
-        let schedule = schedule_size(format, &bots, players, games_per_pairing, games_per_bot);
-        if schedule > bounds::SCHEDULE {
-            let per = match format {
-                Format::Pods => format!("{games_per_bot} per bot"),
-                _ => format!("{games_per_pairing} per pairing"),
-            };
-            let fix = match (format, players) {
-                (Format::RoundRobin, 3..) => {
-                    "play format = \"pods\" (every bot the same number of games, pairs and seats balanced)"
-                }
-                (Format::Pods, _) => "lower games_per_bot",
-                _ => "lower games_per_pairing or split the bots into groups",
-            };
-            return Err(src.at(
-                raw.games_per_pairing
-                    .as_ref()
-                    .or(raw.games_per_bot.as_ref())
-                    .map(|g| g.span())
-                    .or(whole),
-                format!(
-                    "this schedule has {schedule} games ({} bots, {} format, {per}); at most {} \
-                     are played in one run: {fix}",
-                    bots.len(),
-                    format.as_str(),
-                    bounds::SCHEDULE
-                ),
-            ));
-        }
-        if let Some(format) = fixed(format) {
-            let shape = Shape {
-                format,
-                players,
-                games_per_pairing,
-                games_per_bot,
-                seed: raw.seed.unwrap_or(DEFAULT_SEED),
-            };
-            let seeds = bots.iter().filter(|b| b.seed).count();
-            shape.check(bots.len(), seeds).map_err(|e| {
-                let at = raw.games_per_bot.as_ref().map(|g| g.span());
-                src.at(at.or(raw.format.as_ref().map(|f| f.span())), e)
-            })?;
-        }
+        check_schedule(&src, &raw, format, &bots, players, (games_per_pairing, games_per_bot))?;
         let n = bots.len() as f64;
         Ok(Spec {
             path: path.to_path_buf(),
@@ -773,6 +445,406 @@ impl Spec {
             warnings,
         })
     }
+}
+
+
+
+/// What every bot of a spec is read against.
+struct ForBots<'a> {
+    base: &'a Path,
+    game: &'static GameInfo,
+    format: Format,
+    channel: Channel,
+    sandbox: &'a Option<Sandbox>,
+}
+
+/// One `[[bot]]`: its name new, its command runnable (or, in a gauntlet, graded as not
+/// started, said in `warnings`), its folder there.
+fn entrant_of(
+    src: &Source,
+    raw: &Raw,
+    b: &RawBot,
+    bots: &ForBots,
+    warnings: &mut Vec<String>,
+) -> Result<Entrant> {
+    let ForBots { base, game, format, channel, sandbox } = *bots;
+    let name = b.name.get_ref();
+    check_name(name).map_err(|e| src.at(Some(b.name.span()), format!("bot name {e}")))?;
+    if let Some(first) = raw
+        .bots
+        .iter()
+        .find(|o| o.name.get_ref() == name && o.name.span() != b.name.span())
+        && first.name.span().start < b.name.span().start
+    {
+        let line = src.text[..first.name.span().start].matches('\n').count() + 1;
+        return Err(src.at(
+            Some(b.name.span()),
+            format!("duplicate bot name '{name}' (first used on line {line})"),
+        ));
+    }
+    let at_command =
+        |e: String| src.at(Some(b.command.span()), format!("bot '{name}': {e}"));
+    let command = BotCommand::parse(b.command.get_ref(), base).map_err(at_command)?;
+    match &command {
+        BotCommand::Terminal => {
+            return Err(at_command(
+                "'-' (a person at the terminal) cannot play in a tournament".into(),
+            ));
+        }
+        BotCommand::Builtin(n) => game.check_builtin(n).map_err(at_command)?,
+        _ => {}
+    }
+    let dir = match &b.dir {
+        None => None,
+        Some(d) => {
+            let p = base.join(d.get_ref());
+            if !p.is_dir() {
+                return Err(src.at(
+                    Some(d.span()),
+                    format!(
+                        "bot '{name}': the directory '{}' does not exist",
+                        p.display()
+                    ),
+                ));
+            }
+            Some(
+                std::path::absolute(&p)
+                    .map_err(Error::io(format!("resolving {}", p.display())))?,
+            )
+        }
+    };
+    let seed = b.seed.as_ref().is_some_and(|s| *s.get_ref());
+    if let Some(s) = &b.seed
+        && seed
+        && format != Format::Gauntlet
+    {
+        return Err(src.at(
+            Some(s.span()),
+            format!("bot '{name}': seed = true is for the gauntlet format only"),
+        ));
+    }
+    let mut bot = BotSpec {
+        command,
+        channel: b.channel.unwrap_or(channel),
+        dir,
+        env: b.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        label: b.command.get_ref().clone(),
+        limits: b.limits.or(raw.limits),
+        sandbox: sandbox.clone(),
+        unstartable: None,
+        console: false,
+    };
+    if let Some(missing) = bot.command.missing_script(base, bot.dir.as_deref()) {
+        let said = src.place(Some(b.command.span()), format!("bot '{name}': {missing}"));
+        // A class is graded even when a student handed in nothing: that student's
+        // games are lost, and the others' stand. Anywhere else it is a mistake.
+        if format != Format::Gauntlet || seed {
+            return Err(Error::Spec(said));
+        }
+        warnings.push(format!(
+            "{said}; graded anyway, as a student of the gauntlet: each of its games is \
+             lost by crash (not started)"
+        ));
+        bot.unstartable = Some(format!("could not start: {missing}"));
+    }
+    if let Some(sandbox) = &sandbox {
+        sandbox.check_reachable(&bot).map_err(at_command)?;
+    }
+    Ok(Entrant {
+        name: name.clone(),
+        bot,
+        seed,
+    })
+}
+
+/// The game: named, or the referee program's, never both unless they agree.
+fn game_of(src: &Source, raw: &Raw) -> Result<&'static GameInfo> {
+    let program = &crate::games::program::INFO;
+Ok(match (&raw.game, &raw.referee) {
+        (Some(g), Some(_)) if g.get_ref() != program.name => {
+            return Err(src.at(
+                Some(g.span()),
+                format!(
+                    "game = \"{}\": a spec with [referee] plays the game its program \
+                     referees; leave out game",
+                    g.get_ref()
+                ),
+            ));
+        }
+        (Some(g), None) if g.get_ref() == program.name => {
+            return Err(src.at(
+                Some(g.span()),
+                "game = \"referee\" is played by a referee program: add a [referee] with \
+                 its command",
+            ));
+        }
+        (Some(g), _) => games::find_game(g.get_ref()).map_err(|e| src.at(Some(g.span()), e))?,
+        (None, Some(_)) => program,
+        (None, None) => {
+            return Err(src.at(
+                Some(0..0),
+                "missing field `game` (or a [referee] with the command of a referee program)",
+            ));
+        }
+    })
+}
+
+/// The game's parameters, each checked where it is said: `[params]`, and `[referee]`'s
+/// `protocol` and `seed_form`.
+fn params_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<Params> {
+    // Parameters one by one, so that an error points at the parameter at fault.
+    let mut pairs = Vec::new();
+    for (key, value) in &raw.params {
+        let text = param_text(value.get_ref()).ok_or_else(|| {
+            src.at(
+                Some(value.span()),
+                format!(
+                    "parameter '{}': expected a number or a string",
+                    key.get_ref()
+                ),
+            )
+        })?;
+        Params::resolve(game.params, [(key.get_ref().as_str(), text.as_str())])
+            .map_err(|e| src.at(Some(key.span()), format!("{}: {e}", game.name)))?;
+        pairs.push((key.get_ref().clone(), text));
+    }
+    // `[referee] protocol` and `seed_form` are its parameters, said where the referee is.
+    if let Some(r) = &raw.referee {
+        let r = r.get_ref();
+        for (key, value) in [("protocol", &r.protocol), ("seed_form", &r.seed_form)] {
+            let Some(value) = value else { continue };
+            if raw.params.keys().any(|k| k.get_ref() == key) {
+                return Err(src.at(
+                    Some(value.span()),
+                    format!("{key} is said in [referee]: leave it out of [params]"),
+                ));
+            }
+            Params::resolve(game.params, [(key, value.get_ref().as_str())])
+                .map_err(|e| src.at(Some(value.span()), format!("referee {e}")))?;
+            pairs.push((key.to_string(), value.get_ref().clone()));
+        }
+    }
+    game
+        .resolve_params(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(|e| {
+            src.at(
+                raw.params.keys().next().map(|k| k.span()),
+                format!("{}: {e}", game.name),
+            )
+        })
+}
+
+/// The numbers of a spec within their bounds, and each for the formats it is for.
+fn check_counts(src: &Source, raw: &Raw, format: Format, players: usize) -> Result<()> {
+    if let Some(j) = &raw.jobs
+        && !(1..=bounds::JOBS).contains(j.get_ref())
+    {
+        return Err(src.at(
+            Some(j.span()),
+            format!("jobs must be from 1 to {}", bounds::JOBS),
+        ));
+    }
+    if let Some(m) = &raw.min_free_mb
+        && *m.get_ref() > bounds::MIN_FREE_MB
+    {
+        return Err(src.at(
+            Some(m.span()),
+            format!(
+                "min_free_mb must be from 0 (no check) to {} MiB",
+                bounds::MIN_FREE_MB
+            ),
+        ));
+    }
+    if let Some(g) = &raw.games_per_pairing {
+        let n = *g.get_ref();
+        if format == Format::Pods {
+            return Err(src.at(
+                Some(g.span()),
+                "games_per_pairing is not for pods: say how many games each bot plays with \
+                 games_per_bot",
+            ));
+        }
+        if players > 2
+            && !n.is_multiple_of(players as u32)
+            && !(format == Format::Swiss && n == 1)
+        {
+            return Err(src.at(
+                Some(g.span()),
+                format!(
+                    "games_per_pairing = {n}: with {players} players a group's games rotate \
+                     its seats every {players} games (each bot in each seat once); use a \
+                     multiple of {players}{}",
+                    if format == Format::Swiss {
+                        ", or 1"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
+        if players == 2 && format == Format::Swiss && n > 1 && n % 2 == 1 {
+            return Err(src.at(
+                Some(g.span()),
+                format!(
+                    "games_per_pairing = {n}: a swiss plays 1 game per pairing or an even \
+                     number (a mini-match, seats alternating); with an odd number one bot \
+                     of each pairing would have the first seat once more"
+                ),
+            ));
+        }
+        if !(1..=bounds::GAMES_PER_PAIRING).contains(g.get_ref()) {
+            return Err(src.at(
+                Some(g.span()),
+                format!(
+                    "games_per_pairing must be from 1 to {}",
+                    bounds::GAMES_PER_PAIRING
+                ),
+            ));
+        }
+    }
+    if let Some(r) = &raw.rounds {
+        if format != Format::Swiss {
+            return Err(src.at(Some(r.span()), "rounds is for the swiss format only"));
+        }
+        if !(1..=bounds::ROUNDS).contains(r.get_ref()) {
+            return Err(src.at(
+                Some(r.span()),
+                format!("rounds must be from 1 to {}", bounds::ROUNDS),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The sandbox every bot runs in, if the spec asks for one: bwrap there and the user known.
+fn sandbox_of(src: &Source, raw: &Raw) -> Result<Option<Sandbox>> {
+    let sandboxed = raw.sandbox.as_ref().is_some_and(|s| *s.get_ref());
+    let sandbox = match raw.sandbox.as_ref().filter(|_| sandboxed) {
+        Some(s) => {
+            Sandbox::bwrap().map_err(|e| src.at(Some(s.span()), e))?;
+            let user = raw.sandbox_user.as_ref();
+            let name = user.map_or(Sandbox::DEFAULT_USER, |u| u.get_ref().as_str());
+            Some(Sandbox::new(name).map_err(|e| src.at(user.map(|u| u.span()), e))?)
+        }
+        None => None,
+    };
+    if let Some(u) = raw.sandbox_user.as_ref().filter(|_| !sandboxed) {
+        return Err(src.at(Some(u.span()), "sandbox_user needs sandbox = true"));
+    }
+    Ok(sandbox)
+}
+
+/// The bots together: enough of them for the format and the game, each in a folder of its own.
+fn check_bots(
+    src: &Source,
+    raw: &Raw,
+    bots: &[Entrant],
+    format: Format,
+    players: usize,
+) -> Result<()> {
+    let whole = Some(0..0);
+    check_nested_dirs(&raw.bots, bots).map_err(|(at, e)| src.at(Some(at), e))?;
+    if bots.len() < 2 {
+        return Err(src.at(
+            whole,
+            format!(
+                "a tournament needs at least two [[bot]] entries, found {}",
+                bots.len()
+            ),
+        ));
+    }
+    if format == Format::Gauntlet {
+        let seeds = bots.iter().filter(|b| b.seed).count();
+        if seeds == 0 || seeds == bots.len() {
+            return Err(src.at(whole, "a gauntlet needs at least one bot with seed = true (the reference bots) and one without"));
+        }
+        if seeds + 1 < players {
+            return Err(src.at(
+                whole,
+                format!(
+                    "a gauntlet of {players}-player games needs at least {} reference bots \
+                     (seed = true) to sit beside each bot, this one has {seeds}",
+                    players - 1
+                ),
+            ));
+        }
+    }
+    if bots.len() < players {
+        return Err(src.at(
+            whole,
+            format!(
+                "games of {players} players need at least {players} bots, this spec has {}",
+                bots.len()
+            ),
+        ));
+    }
+    if format == Format::Swiss && bots.len() > bounds::SWISS_BOTS {
+        return Err(src.at(
+            Some(raw.bots[bounds::SWISS_BOTS].name.span()),
+            format!(
+                "a swiss takes at most {} bots, this one has {}: pairing a round weighs every \
+                 pair of bots (play a gauntlet or round-robin of groups instead)",
+                bounds::SWISS_BOTS,
+                bots.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The schedule within its bound, and a fixed one possible (seats, pods, reference bots).
+fn check_schedule(
+    src: &Source,
+    raw: &Raw,
+    format: Format,
+    bots: &[Entrant],
+    players: usize,
+    (games_per_pairing, games_per_bot): (u32, u32),
+) -> Result<()> {
+    let whole = Some(0..0);
+    let schedule = schedule_size(format, bots, players, games_per_pairing, games_per_bot);
+    if schedule > bounds::SCHEDULE {
+        let per = match format {
+            Format::Pods => format!("{games_per_bot} per bot"),
+            _ => format!("{games_per_pairing} per pairing"),
+        };
+        let fix = match (format, players) {
+            (Format::RoundRobin, 3..) => {
+                "play format = \"pods\" (every bot the same number of games, pairs and seats balanced)"
+            }
+            (Format::Pods, _) => "lower games_per_bot",
+            _ => "lower games_per_pairing or split the bots into groups",
+        };
+        return Err(src.at(
+            raw.games_per_pairing
+                .as_ref()
+                .or(raw.games_per_bot.as_ref())
+                .map(|g| g.span())
+                .or(whole),
+            format!(
+                "this schedule has {schedule} games ({} bots, {} format, {per}); at most {} \
+                 are played in one run: {fix}",
+                bots.len(),
+                format.as_str(),
+                bounds::SCHEDULE
+            ),
+        ));
+    }
+    if let Some(format) = fixed(format) {
+        let shape = Shape {
+            format,
+            players,
+            games_per_pairing,
+            games_per_bot,
+            seed: raw.seed.unwrap_or(DEFAULT_SEED),
+        };
+        let seeds = bots.iter().filter(|b| b.seed).count();
+        shape.check(bots.len(), seeds).map_err(|e| {
+            let at = raw.games_per_bot.as_ref().map(|g| g.span());
+            src.at(at.or(raw.format.as_ref().map(|f| f.span())), e)
+        })?;
+    }
+    Ok(())
 }
 
 /// The schedule's format when it is planned whole before the first game (not a swiss).

@@ -1,0 +1,205 @@
+//! Helpers for the integration tests: run the real binary, read what it wrote.
+#![allow(dead_code)]
+
+pub mod property;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+pub fn arena() -> Command {
+    let mut cmd = Command::cargo_bin("arena").expect("the arena binary is built");
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// arena as the test's user, or as `nobody` through setpriv (for a test run as root).
+pub fn arena_as(nobody: bool) -> Command {
+    if !nobody {
+        return arena();
+    }
+    let mut cmd = Command::new("setpriv");
+    cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(assert_cmd::cargo::cargo_bin("arena"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// A test bot under tests/bots, as a command line arena can run.
+pub fn bot(script: &str, args: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bots")
+        .join(script);
+    format!("python3 {} {args}", path.display())
+}
+
+/// The game log entries (one JSON value per line) of a finished game.
+pub fn log_entries(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each log line is JSON"))
+        .collect()
+}
+
+/// The rows of `out/games.csv`, by column name.
+pub fn games(out: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut r = csv::Reader::from_path(out.join("games.csv")).unwrap();
+    r.deserialize().map(|row| row.unwrap()).collect()
+}
+
+/// Wait until `out/games.csv` holds more than `lines` lines (the header counts as one).
+pub fn wait_for_lines(out: &Path, lines: usize) {
+    let started = Instant::now();
+    while std::fs::read_to_string(out.join("games.csv")).map_or(0, |t| t.lines().count()) <= lines {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the run does not progress"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+pub fn game_log(out: &Path, n: usize) -> PathBuf {
+    out.join("logs").join(format!("game-{n:05}.jsonl"))
+}
+
+/// Every `--json` line of a duel: one object per game, then the summary.
+fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect()
+}
+
+/// The game records of a duel's `--json` output.
+pub fn json_records(stdout: &[u8]) -> Vec<serde_json::Value> {
+    json_lines(stdout)
+        .into_iter()
+        .filter(|v| v.get("summary").is_none())
+        .collect()
+}
+
+/// The summary that ends a duel's `--json` output.
+pub fn json_summary(stdout: &[u8]) -> serde_json::Value {
+    let last = json_lines(stdout).pop().expect("some output");
+    last.get("summary")
+        .cloned()
+        .expect("the last line is the summary")
+}
+
+/// Processes whose command line contains `marker`.
+pub fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc") {
+        let Ok(entry) = entry else { continue };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(marker) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+/// A temporary folder every user can read. Run as root, arena starts sandboxed bots as
+/// `nobody`, who must reach their files (tempfile makes folders only their owner can enter).
+pub fn readable_tempdir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+/// A test bot under tests/bots copied into `dir` (made by `readable_tempdir`), run by the
+/// system's Python: both reachable by any user, wherever the tests are checked out.
+pub fn readable_bot(dir: &Path, script: &str, args: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bots")
+        .join(script);
+    let to = dir.join(Path::new(script).file_name().unwrap());
+    std::fs::copy(&from, &to).unwrap();
+    std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("/usr/bin/python3 {} {args}", to.display())
+}
+
+/// Whether this test runs as root (CI does).
+pub fn is_root() -> bool {
+    nix::unistd::geteuid().is_root()
+}
+
+/// For a test that needs root: such a test is marked `#[ignore = "needs root..."]`, listed as
+/// ignored by a plain `cargo test`, and run by CI as root with `-- --include-ignored`. Run
+/// without root, it fails: it never passes having checked nothing.
+pub fn require_root() {
+    assert!(
+        is_root(),
+        "this test needs root: run it as root (CI runs `cargo test -- --include-ignored` as root)"
+    );
+}
+
+/// What an arena from before settings were kept wrote as run.json: no settings, for the
+/// tournament or its bots.
+pub fn as_before_settings(out: &Path) {
+    let path = out.join("run.json");
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let record = record.as_object_mut().unwrap();
+    record.remove("settings");
+    for bot in record["bots"].as_array_mut().unwrap() {
+        bot.as_object_mut().unwrap().remove("settings");
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&record).unwrap()).unwrap();
+}
+
+/// A duel of roshambo between two built-in bots into `out`, with `args` (`--games`, `-a`...).
+pub fn roshambo_duel(out: &Path, args: &[&str]) {
+    arena()
+        .args([
+            "duel",
+            "builtin:random",
+            "builtin:counter",
+            "--game",
+            "roshambo",
+        ])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
+
+/// Held while a test must not run beside the other tests of its kind (`name`), whether they run
+/// in this process or in another: nextest runs each test in a process of its own, and two
+/// `cargo test` runs may overlap. A lock file per user under the temporary folder; `flock`
+/// treats each open of it apart, so threads of one process wait for each other too.
+pub struct Exclusive(#[allow(dead_code)] nix::fcntl::Flock<std::fs::File>);
+
+pub fn exclusive(name: &str) -> Exclusive {
+    let uid = nix::unistd::getuid();
+    let path = std::env::temp_dir().join(format!("arena-tests-{uid}-{name}.lock"));
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .unwrap_or_else(|e| panic!("opening {}: {e}", path.display()));
+    let lock = nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive)
+        .unwrap_or_else(|(_, e)| panic!("locking {}: {e}", path.display()));
+    Exclusive(lock)
+}
+
+/// `arena run SPEC --out OUT`, to add options to and assert on.
+pub fn run_into(spec: impl AsRef<std::ffi::OsStr>, out: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut cmd = arena();
+    cmd.arg("run").arg(spec).arg("--out").arg(out);
+    cmd
+}
