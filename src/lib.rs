@@ -27,6 +27,7 @@ on_linux! {
     pub mod commands;
     pub mod engine;
     pub mod error;
+    pub mod failure;
     pub mod file_kind;
     pub mod files;
     pub mod games;

@@ -27,7 +27,7 @@ use serde::de::IgnoredAny;
 use tokio_util::bytes::{Buf, BytesMut};
 use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
 
-pub use crate::games::Framing;
+pub use crate::failure::Framing;
 
 /// The decoder of a bot's output: lines or JSON values, with `LinesCodec`'s errors.
 #[derive(Debug)]

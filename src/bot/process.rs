@@ -25,7 +25,7 @@ use super::framing::{FrameCodec, Framing};
 use super::controllers::Controlled;
 use super::spawn::{Child, Spawn, Stdio};
 use super::{BotCommand, BotSpec, Channel, cgroup::Cgroup, reaper, ready, tree};
-use crate::games::{Cause, Exit, Fault, FaultKind};
+use crate::failure::{Cause, Exit, Fault, FaultKind};
 
 /// How long arena keeps listening after a bot's process exited, for lines it wrote just before.
 const EXIT_LINGER: Duration = Duration::from_millis(100);

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use crate::bot::{BotCommand, BotSpec, Channel};
 use crate::error::{Error, Result};
-use crate::games::{Cause, Exit, GameInfo, Reason, Seat};
+use crate::games::{GameInfo, Seat};
+use crate::failure::{Cause, Exit, Reason};
 use crate::out::plural;
 use crate::referee::judge::SeatFault;
 use crate::engine::{self, Games, retry, stop};

@@ -77,7 +77,7 @@ async fn start_referee(program: &RefereeProgram, max_line: usize, dir: &Path) ->
     // As the game heard it: a line it accepted must not be too long now.
     let limits = IoLimits {
         max_line,
-        framing: crate::games::Framing::Lines,
+        framing: crate::failure::Framing::Lines,
         ..IoLimits::default()
     };
     Link::spawn(program, &dir.join("referee.stderr"), limits)
@@ -97,7 +97,7 @@ async fn start_referee(program: &RefereeProgram, max_line: usize, dir: &Path) ->
 /// A line of the game quoted in a message: no longer than a message can bear (a referee's line
 /// may be a whole map), as it was written, not escaped as Rust would.
 fn quoted(line: &str) -> String {
-    format!("'{}'", crate::games::head(line, 200))
+    format!("'{}'", crate::failure::head(line, 200))
 }
 
 /// A result in words: `a 1-0 b (normal, 9 plies)`, or `a, b, c: places 1 3 2 (...)` for more

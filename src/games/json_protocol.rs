@@ -21,9 +21,8 @@ use serde_json::Value;
 
 use super::picture::Picture;
 use super::position::{self, Textual, builtin_move};
-use super::{
-    Fault, FaultKind, Outbox, Outcome, ParamKind, ParamSpec, Params, Seating, Side, Step, TwoPlayer,
-};
+use super::{Outbox, Outcome, ParamKind, ParamSpec, Params, Seating, Side, Step, TwoPlayer};
+use crate::failure::{Fault, FaultKind};
 
 /// Which of the two descriptions of the protocol a match follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

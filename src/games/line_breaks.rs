@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{Cause, Fault};
+use crate::failure::{Cause, Fault};
 
 /// Every character some common reader ends a line at, with its name for people; the newline,
 /// which ends arena's lines too, first.
@@ -155,7 +155,7 @@ mod tests {
     #[test]
     fn the_fault_names_the_character_and_quotes_the_line_on_one_line() {
         let f = check("1\r0", "sent").unwrap_err();
-        assert_eq!(f.kind, crate::games::FaultKind::Protocol);
+        assert_eq!(f.kind, crate::failure::FaultKind::Protocol);
         assert_eq!(f.cause, Cause::LineBreak);
         assert_eq!(
             f.detail,

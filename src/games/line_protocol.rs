@@ -18,7 +18,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::picture::{self, Picture};
 use super::position::{self, Textual, builtin_move};
-use super::{Fault, Outbox, Outcome, ParamKind, ParamSpec, Params, Side, Step, TwoPlayer};
+use super::{Outbox, Outcome, ParamKind, ParamSpec, Params, Side, Step, TwoPlayer};
+use crate::failure::Fault;
 
 /// The parameter every line game takes, for its list of parameters.
 pub const PACE: ParamSpec = ParamSpec {

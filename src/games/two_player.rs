@@ -6,7 +6,8 @@
 use rand_chacha::ChaCha8Rng;
 
 use super::picture::Picture;
-use super::{Fault, Game, Outbox, Outcome, Ranking, Seat, Seats, Side, Step};
+use super::{Game, Outbox, Outcome, Ranking, Seat, Seats, Side, Step};
+use crate::failure::Fault;
 
 /// One match of a two-player game: [`Game`] with sides for seats and an [`Outcome`] for places.
 pub trait TwoPlayer: Send + Sync {

@@ -1,9 +1,8 @@
 //! The judge: a game plus the failures seen so far, deciding the result. Shared by the live
 //! referee and by `arena replay`, so a replayed log is judged by exactly the same code.
 
-use crate::games::{
-    Cause, Fault, Game, Outbox, Places, Ranking, Reason, Seat, Seats, Step, line_breaks,
-};
+use crate::games::{Game, Outbox, Places, Ranking, Seat, Seats, Step, line_breaks};
+use crate::failure::{Cause, Fault, Reason};
 
 /// The result of a finished game, as the record and `--json` give it. With two players it is
 /// written as it always was (`scores`, `winner`, and the failure that ended the game); with more,

@@ -12,7 +12,8 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::games::{Cause, Fault, FaultKind, Outbox, Params, Seat, Seating};
+use crate::games::{Outbox, Params, Seat, Seating};
+use crate::failure::{Cause, Fault, FaultKind};
 
 fn is_refused(cause: &Cause) -> bool {
     *cause == Cause::Refused
@@ -860,7 +861,7 @@ mod tests {
                 fault: 0,
                 kind: FaultKind::Crash,
                 detail: line("exited with status 3 at move 2"),
-                cause: Cause::Exited(crate::games::Exit::Status(3)),
+                cause: Cause::Exited(crate::failure::Exit::Status(3)),
                 at_move: Some(2),
                 restated: false,
             },

@@ -15,9 +15,8 @@ use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, Start, StartError};
 use crate::seeds::derive_seed;
 use crate::error::{Error, Result};
-use crate::games::{
-    Cause, Fault, FaultKind, GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step,
-};
+use crate::games::{GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step};
+use crate::failure::{Cause, Fault, FaultKind};
 
 pub mod judge;
 pub mod log;
@@ -748,7 +747,7 @@ async fn restate_early(judge: &mut Judge, state: &mut SeatState, seat: Seat, log
         return;
     };
     let kind = match exit {
-        crate::games::Exit::MemoryLimit => FaultKind::Memory,
+        crate::failure::Exit::MemoryLimit => FaultKind::Memory,
         _ => FaultKind::Crash,
     };
     // How it ended first: a long quote is what gives way to the detail's bound.
@@ -782,7 +781,7 @@ async fn open_referee(
         return Ok((None, None));
     };
     let limits = IoLimits {
-        framing: crate::games::Framing::Lines,
+        framing: crate::failure::Framing::Lines,
         ..setup.limits
     };
     let stderr = program::stderr_path(&setup.log_path);

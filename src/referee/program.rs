@@ -10,7 +10,7 @@ use tokio::time::Instant;
 
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
-use crate::games::{Cause, Fault, FaultKind};
+use crate::failure::{Cause, Fault, FaultKind};
 
 /// The referee program of a game: how to start it, and its own deadlines, longer than the
 /// players' (a JVM starting, a simulation of the whole turn).

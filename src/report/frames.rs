@@ -11,7 +11,8 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::games::Seat;
 use crate::games::picture::Picture;
-use crate::games::{Fault, Outbox};
+use crate::games::Outbox;
+use crate::failure::Fault;
 use crate::referee::Judge;
 use crate::referee::log::{Entry, Header, Recorded, Started, apply};
 use crate::referee::stderr_path;
@@ -57,7 +58,7 @@ pub(super) fn quote(line: &str) -> String {
     }
     format!(
         "{}… ({} bytes)",
-        crate::games::head(line, MAX_QUOTE),
+        crate::failure::head(line, MAX_QUOTE),
         line.len()
     )
 }

@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::games::{MAX_SEATS, Places, Reason, Seat};
+use crate::games::{MAX_SEATS, Places, Seat};
+use crate::failure::Reason;
 use crate::referee::GameRecord;
 use crate::referee::times::AnswerTimes;
 

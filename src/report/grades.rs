@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::GameRow;
 use super::logs::Logs;
-use crate::games::{Reason, Seat};
+use crate::games::Seat;
+use crate::failure::Reason;
 use crate::referee::stderr_path;
 
 /// What `first_failure_stderr` says of a bot that wrote nothing on stderr.

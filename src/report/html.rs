@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::games::{GameInfo, Reason};
+use crate::games::GameInfo;
+use crate::failure::Reason;
 use crate::ratings;
 
 use super::grades::{Grade, grades};
@@ -439,7 +440,7 @@ mod tests {
             seats: vec![a.into(), b.into()],
             places: crate::games::Places::try_from(places).unwrap(),
             faults: vec![None, None],
-            reason: crate::games::Reason::Normal,
+            reason: crate::failure::Reason::Normal,
             plies: 3,
             duration_ms: 1,
             seed: 0,

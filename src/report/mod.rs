@@ -9,7 +9,8 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::games::{Reason, Seat};
+use crate::games::Seat;
+use crate::failure::Reason;
 use crate::ratings::{self, GameScore, RankedGame};
 
 pub use games::{GameRow, csv_line, games_csv, is_whole_row, read_folder_games, read_games};

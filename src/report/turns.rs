@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::frames::{Frame, failure, quote};
-use crate::games::Fault;
+use crate::failure::Fault;
 use crate::games::picture::{Board, Picture};
 use crate::referee::log::{Entry, Header};
 
@@ -344,7 +344,7 @@ fn quote_long(text: &str) -> String {
     }
     format!(
         "{}… ({} bytes)",
-        crate::games::head(text, MAX_SUMMARY),
+        crate::failure::head(text, MAX_SUMMARY),
         text.len()
     )
 }

@@ -10,9 +10,10 @@
 
 use crate::common::property::{guarded, run_property};
 
+use arena::failure::FaultKind;
 use arena::games::fuzz::{json_value, junk_text, pick};
 use arena::games::{
-    self, FaultKind, Game, GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step, line_breaks,
+    self, Game, GameInfo, Msg, Outbox, Params, Seat, Seating, Seats, Step, line_breaks,
 };
 use arena::seeds::derive_seed;
 use proptest::collection::vec;

@@ -10,8 +10,8 @@ use serde_json::Value;
 
 /// The CPU-heavy tests of this file one at a time, and none beside processes' fairness tests:
 /// each measures what others would disturb.
-fn serial() -> Exclusive {
-    exclusive("cpu")
+fn serial() {
+    alone()
 }
 
 fn tron_bot(args: &str) -> String {
@@ -67,7 +67,7 @@ fn replays(log: &str, args: &[&str]) {
 /// until it is over; every seat of every game is rotated, and every game replays.
 #[test]
 fn a_four_player_game_goes_on_past_the_players_that_fail() {
-    let _serial = serial();
+    serial();
     let dir = tempfile::tempdir().unwrap();
     let bots = [
         tron_bot("legal"),
@@ -205,7 +205,7 @@ fn spinners_against_the_honest(ponder: bool) -> (Vec<f64>, usize, Vec<Value>, St
 /// their processes are stopped.
 #[test]
 fn three_idle_bots_cannot_steal_cpu_from_the_one_to_move() {
-    let _serial = serial();
+    serial();
     let (stolen, beats, records, said) = spinners_against_the_honest(false);
     assert!(beats > 0, "the spinners never ran");
     assert!(
@@ -227,7 +227,7 @@ fn three_idle_bots_cannot_steal_cpu_from_the_one_to_move() {
 /// thinks: the test above can fail.
 #[test]
 fn control_with_ponder_the_idle_bots_run_while_one_thinks() {
-    let _serial = serial();
+    serial();
     let (stolen, beats, _, said) = spinners_against_the_honest(true);
     assert!(beats > 0);
     assert!(
@@ -266,7 +266,7 @@ fn tron_started(
 /// thinks, and loses on time at its first move.
 #[test]
 fn a_bot_spinning_from_its_start_runs_only_before_the_game_and_loses_on_time() {
-    let _serial = serial();
+    serial();
     let dir = readable_tempdir();
     let beat = dir.path().join("beat");
     let bots = [
@@ -327,7 +327,7 @@ fn a_bot_spinning_from_its_start_runs_only_before_the_game_and_loses_on_time() {
 /// first move of 1 s, used to lose at its first move; its start-up is no longer charged to it.
 #[test]
 fn a_bot_slower_to_start_than_its_first_move_plays() {
-    let _serial = serial();
+    serial();
     let dir = readable_tempdir();
     let bots = [tron_bot("sleep 1.5"), tron_bot("legal")];
     let extra = ["--games", "2", "--names", "slow,quick"];

@@ -27,8 +27,8 @@ use nix::unistd::Pid;
 
 /// One test at a time, with nplayer's CPU-heavy ones too: the fairness tests measure CPU time on
 /// a 2-core machine, and the others fork dozens of processes.
-fn serial() -> Exclusive {
-    exclusive("cpu")
+fn serial() {
+    alone()
 }
 
 /// Unique digits for this test (markers are digits so that `sleep 3601.MARKER` is a number).
@@ -130,7 +130,7 @@ fn nobody_possible() -> bool {
             "test",
             "-r",
         ])
-        .arg(assert_cmd::cargo::cargo_bin("arena"))
+        .arg(arena_bin())
         .status()
         .is_ok_and(|s| s.success());
     assert!(
@@ -141,7 +141,7 @@ fn nobody_possible() -> bool {
 }
 
 fn std_arena() -> std::process::Command {
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("arena"));
+    let mut cmd = std::process::Command::new(arena_bin());
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
     cmd
 }
@@ -192,7 +192,7 @@ fn beats(name: &str) -> bool {
 /// processes behind, so the checks below can fail. They are killed here.
 #[test]
 fn control_the_escaping_bots_do_leave_processes_outside_arena() {
-    let _serial = serial();
+    serial();
     let dir = open_tempdir();
     for (name, marker, beat) in escapers(dir.path()) {
         let mut child = std::process::Command::new("/usr/bin/python3")
@@ -282,14 +282,14 @@ fn no_orphan_after_duel(nobody: bool) {
 
 #[test]
 fn no_orphan_survives_a_duel() {
-    let _serial = serial();
+    serial();
     no_orphan_after_duel(false);
 }
 
 #[test]
 #[ignore = "needs root: CI runs it as root (cargo test -- --include-ignored)"]
 fn no_orphan_survives_a_duel_as_nobody() {
-    let _serial = serial();
+    serial();
     if nobody_possible() {
         no_orphan_after_duel(true);
     }
@@ -358,14 +358,14 @@ fn no_orphan_after_run(nobody: bool) {
 
 #[test]
 fn no_orphan_survives_a_run() {
-    let _serial = serial();
+    serial();
     no_orphan_after_run(false);
 }
 
 #[test]
 #[ignore = "needs root: CI runs it as root (cargo test -- --include-ignored)"]
 fn no_orphan_survives_a_run_as_nobody() {
-    let _serial = serial();
+    serial();
     if nobody_possible() {
         no_orphan_after_run(true);
     }
@@ -397,7 +397,7 @@ fn sample_max(
 /// bot says so on stderr) and the sampler would see 31 processes.
 #[test]
 fn setpgid_children_count_against_the_process_limit() {
-    let _serial = serial();
+    serial();
     const LIMIT: usize = 10;
     // The bot and its children: the limit, plus what 100 ms of polling lets through at one fork
     // every 25 ms (4), plus one for the kill under way.
@@ -620,7 +620,7 @@ fn assert_fair(f: &Fairness, games: usize, what: &str) {
 
 #[test]
 fn a_bot_not_to_move_cannot_steal_cpu() {
-    let _serial = serial();
+    serial();
     let f = fairness(4, false, "children", false);
     assert_fair(&f, 4, "frozen spinners (children)");
 }
@@ -630,7 +630,7 @@ fn a_bot_not_to_move_cannot_steal_cpu() {
 /// children above. Still below the bot: frozen.
 #[test]
 fn a_bot_not_to_move_cannot_steal_cpu_with_sessions() {
-    let _serial = serial();
+    serial();
     let f = fairness(4, false, "sessions", false);
     assert_fair(&f, 4, "frozen spinners (children in sessions of their own)");
 }
@@ -639,7 +639,7 @@ fn a_bot_not_to_move_cannot_steal_cpu_with_sessions() {
 /// below the bot when it is frozen, so the sweep at freezing must kill them.
 #[test]
 fn a_bot_not_to_move_cannot_steal_cpu_with_orphans() {
-    let _serial = serial();
+    serial();
     let f = fairness(4, false, "orphans", false);
     assert_fair(&f, 4, "spinners re-parented to arena (orphans)");
 }
@@ -647,7 +647,7 @@ fn a_bot_not_to_move_cannot_steal_cpu_with_orphans() {
 #[test]
 #[ignore = "needs root: CI runs it as root (cargo test -- --include-ignored)"]
 fn a_bot_not_to_move_cannot_steal_cpu_as_nobody() {
-    let _serial = serial();
+    serial();
     if nobody_possible() {
         let f = fairness(4, false, "sessions", true);
         assert_fair(
@@ -665,7 +665,7 @@ fn a_bot_not_to_move_cannot_steal_cpu_as_nobody() {
 /// 0.45 to 0.66 s per move here, no timeout.)
 #[test]
 fn control_with_ponder_the_spinners_make_the_honest_bot_time_out() {
-    let _serial = serial();
+    serial();
     let f = fairness(2, true, "sessions", false);
     eprintln!(
         "--ponder: the honest bot timed out in {} of {} games; {} of {} spinner beats while it \
@@ -818,7 +818,7 @@ fn sleepers_duel(dir: &Path, markers: &[String; 2], sandbox: bool) -> std::proce
 
 #[test]
 fn killing_arena_duel_kills_its_bots() {
-    let _serial = serial();
+    serial();
     let dir = readable_tempdir();
     let markers = [marker(), marker()];
     let (before, fams) = kill_arena_midgame(sleepers_duel(dir.path(), &markers, false), &markers);
@@ -827,7 +827,7 @@ fn killing_arena_duel_kills_its_bots() {
 
 #[test]
 fn killing_arena_run_kills_its_bots() {
-    let _serial = serial();
+    serial();
     let dir = tempfile::tempdir().unwrap();
     let markers = [marker(), marker()];
     let spec = format!(
@@ -851,7 +851,7 @@ fn killing_arena_run_kills_its_bots() {
 
 #[test]
 fn killing_arena_duel_kills_its_sandboxed_bots() {
-    let _serial = serial();
+    serial();
     let bwrap = std::process::Command::new("bwrap")
         .args(["--ro-bind", "/", "/", "true"])
         .status();
@@ -923,14 +923,14 @@ fn arena_unreadable(nobody: bool) {
 
 #[test]
 fn a_bot_cannot_read_arenas_environment_or_descriptors() {
-    let _serial = serial();
+    serial();
     arena_unreadable(false);
 }
 
 #[test]
 #[ignore = "needs root: CI runs it as root (cargo test -- --include-ignored)"]
 fn a_bot_cannot_read_arenas_environment_or_descriptors_as_nobody() {
-    let _serial = serial();
+    serial();
     if nobody_possible() {
         arena_unreadable(true);
     }
@@ -949,7 +949,7 @@ fn scratch_dirs(tmp: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn scratch_folders_of_a_killed_run_are_removed_by_the_next_start() {
-    let _serial = serial();
+    serial();
     let dir = tempfile::tempdir().unwrap();
     let tmp = dir.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();

@@ -184,7 +184,7 @@ fn a_bot_cannot_push_keystrokes_into_arenas_terminal() {
             "hostile/tty_inject.py",
             &format!("'touch {}'", typed.display()),
         );
-        let arena_bin = assert_cmd::cargo::cargo_bin("arena");
+        let arena_bin = arena_bin();
         let command = format!(
             "{} duel \"{bot}\" builtin:random --game roshambo -a rounds=1 --out {} {}",
             arena_bin.display(),

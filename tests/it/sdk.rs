@@ -431,7 +431,7 @@ fn a_relay_killed_mid_game_voids_the_game_and_nothing_outlives_it() {
         c.script("player.py", "late 3 2500"),
         c.script("starter.py", ""),
     ];
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("arena"))
+    let child = std::process::Command::new(arena_bin())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("TMPDIR", c.path())
         .args([
@@ -561,7 +561,7 @@ fn a_tournament_killed_mid_game_resumes_with_nothing_left_behind() {
     let c = Contest::new();
     let spec = spec(&c, "");
     let out = c.out();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("arena"))
+    let mut child = std::process::Command::new(arena_bin())
         .env("TMPDIR", c.path())
         .arg("run")
         .arg(&spec)

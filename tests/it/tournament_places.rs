@@ -77,7 +77,7 @@ fn a_four_player_round_robin_killed_and_resumed_records_every_game_once() {
     let dir = tempfile::tempdir().unwrap();
     let path = spec(dir.path(), TRON, &five_tron_bots());
     let out = dir.path().join("out");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("arena"))
+    let mut child = std::process::Command::new(arena_bin())
         .arg("run")
         .arg(&path)
         .arg("--out")

@@ -42,10 +42,8 @@ impl LineRules for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{
-        Draw, Fault, FaultKind, Game, Msg, Outbox, Outcome, Ranking, Seat, Seating, Seats, Side,
-        Step,
-    };
+    use crate::games::{Draw, Game, Msg, Outbox, Outcome, Ranking, Seat, Seating, Seats, Side, Step};
+use crate::failure::{Fault, FaultKind};
 
     fn game(max_moves: &str) -> Box<dyn Game> {
         let info = &super::super::INFO;

@@ -76,7 +76,7 @@ pub static INFO: GameInfo = GameInfo {
     ],
     timeout: 3.0,
     startup_timeout: 10.0,
-    framing: crate::games::Framing::Lines,
+    framing: crate::failure::Framing::Lines,
     create: |params, seating| {
         Ok(crate::games::two_player(protocol::Dama::new(
             params, seating,

@@ -14,7 +14,8 @@ use super::rules::{Board, Move, Rules, parse_move, square_name};
 use super::server;
 use crate::games::picture::{Board as Drawing, Picture};
 use crate::games::position::{self, Position, builtin_move};
-use crate::games::{Fault, FaultKind, Outbox, Outcome, Params, Seating, Side, Step, TwoPlayer};
+use crate::games::{Outbox, Outcome, Params, Seating, Side, Step, TwoPlayer};
+use crate::failure::{Fault, FaultKind};
 
 const PROMPT: [&str; 2] = [
     "Inserisci la pedina che vuoi muovere e poi le mosse che vuoi fare",

@@ -37,7 +37,7 @@ pub static INFO: GameInfo = GameInfo {
     builtins: bots::BUILTINS,
     timeout: 3.0,
     startup_timeout: 10.0,
-    framing: crate::games::Framing::Json,
+    framing: crate::failure::Framing::Json,
     create: |params, seating| {
         Ok(crate::games::two_player(protocol::Krom::new(
             params,

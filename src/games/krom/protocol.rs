@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 use super::bots;
 use super::rules::{Action, Board, Dir, Kind, Played, Pos, Seen, State, side_name};
 use crate::games::picture::{self, Picture};
-use crate::games::{Draw, Fault, FaultKind, Outbox, Outcome, Params, Side, Step, TwoPlayer};
+use crate::games::{Draw, Outbox, Outcome, Params, Side, Step, TwoPlayer};
+use crate::failure::{Fault, FaultKind};
 
 /// The game's id in `start`, `state` and `over`: one game per match.
 pub const GAME_ID: &str = "g-1";

@@ -48,7 +48,7 @@ pub static INFO: GameInfo = GameInfo {
     // CodinGame's 1 s first turn, plus the 0.3 s its runner waits after starting the bots before
     // the first input, which arena does not: real bots use it for their start-up.
     startup_timeout: 1.3,
-    framing: crate::games::Framing::Lines,
+    framing: crate::failure::Framing::Lines,
     create: |params, seating| {
         Ok(crate::games::two_player(protocol::Loa::new(
             params, seating,

@@ -9,7 +9,8 @@ use super::SEARCH_DEPTH;
 use super::rules::{Board, COLOURS, Move, groups, parse_square};
 use crate::games::picture::{self, Picture};
 use crate::games::position::{self, Position, builtin_move, random_move};
-use crate::games::{Fault, Outbox, Outcome, Params, Seating, Side, Step, TwoPlayer};
+use crate::games::{Outbox, Outcome, Params, Seating, Side, Step, TwoPlayer};
+use crate::failure::Fault;
 use crate::seeds::derive_seed;
 
 /// The seed stream of the generator that plays `random` for a bot (the built-in bots use 100, 101).
@@ -266,7 +267,8 @@ impl TwoPlayer for Loa {
 mod tests {
     use super::*;
     use crate::games::Side::{First, Second};
-    use crate::games::{Draw, FaultKind, Msg};
+    use crate::games::{Draw, Msg};
+use crate::failure::FaultKind;
 
     fn game(max_plies: &str) -> Loa {
         game_with(max_plies, "docs")

@@ -1019,7 +1019,7 @@ mod tests {
                 r.play(&mv);
             }
             match b.outcome().unwrap().reason() {
-                crate::games::Reason::Limit => limits += 1,
+                crate::failure::Reason::Limit => limits += 1,
                 _ => wins += 1,
             }
         }

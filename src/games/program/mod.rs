@@ -17,10 +17,8 @@
 use rand_chacha::ChaCha8Rng;
 
 use crate::games::picture::{Board, Picture};
-use crate::games::{
-    Fault, Framing, Game, GameInfo, Outbox, ParamKind, ParamSpec, Params, Places, Ranking, Reason,
-    Seat, Seating, Seats, Step,
-};
+use crate::games::{Game, GameInfo, Outbox, ParamKind, ParamSpec, Params, Places, Ranking, Seat, Seating, Seats, Step};
+use crate::failure::{Fault, Framing, Reason};
 
 /// The most lines one `###Output` may ask a player for: far beyond any contest game's turn, and
 /// a bound on what a broken referee can make arena wait for.
@@ -120,7 +118,7 @@ fn player_at(line: &str, at: usize, players: usize) -> Result<Seat, String> {
     c.and_then(|c| seat_of(c, players)).ok_or_else(|| {
         format!(
             "'{}' names no player: the character after the command must be {}",
-            crate::games::head(line, 80),
+            crate::failure::head(line, 80),
             players_text(players)
         )
     })
@@ -146,7 +144,7 @@ pub fn parse(line: &str, players: usize) -> Result<Command, String> {
         let bad = || {
             format!(
                 "'{}' is not '###Output PLAYER LINES' (such as '###Output 0 1')",
-                crate::games::head(line, 80)
+                crate::failure::head(line, 80)
             )
         };
         let (Some(player), Some(count)) = (parts.get(1), parts.get(2)) else {
@@ -168,7 +166,7 @@ pub fn parse(line: &str, players: usize) -> Result<Command, String> {
     }
     Err(format!(
         "'{}' is not a command (###Input, ###Output, ###Error or ###End)",
-        crate::games::head(line, 80)
+        crate::failure::head(line, 80)
     ))
 }
 
@@ -178,7 +176,7 @@ pub fn parse(line: &str, players: usize) -> Result<Command, String> {
 /// read them), a player no group names has rank 0. With more, a player left out, or named
 /// twice, is the referee's error: a ranking of some of the players ranks no one.
 fn ranks(line: &str, players: usize) -> Result<Vec<usize>, String> {
-    let shown = || crate::games::head(line, 80).to_string();
+    let shown = || crate::failure::head(line, 80).to_string();
     let mut ranks: Vec<Option<usize>> = vec![None; players];
     for (rank, group) in line.split(' ').skip(1).enumerate() {
         for c in group.chars() {
@@ -284,14 +282,14 @@ impl ProgramGame {
         let State::Referee { input } = self.state else {
             return Err(format!(
                 "the referee wrote '{}' while it was not its turn",
-                crate::games::head(line, 80)
+                crate::failure::head(line, 80)
             ));
         };
         if !line.starts_with("###") {
             let Some(seat) = input else {
                 return Err(format!(
                     "'{}' is neither a command nor inside an ###Input block",
-                    crate::games::head(line, 80)
+                    crate::failure::head(line, 80)
                 ));
             };
             self.heard(format!("referee → {}", self.names[seat]), line);
@@ -646,7 +644,7 @@ mod tests {
         feed(&mut g, &["###Output 1 1"]);
         g.on_fault(
             Seat::SECOND,
-            &Fault::new(crate::games::FaultKind::Timeout, "late"),
+            &Fault::new(crate::failure::FaultKind::Timeout, "late"),
             &mut Outbox::default(),
         );
         assert!(!g.wants_referee());

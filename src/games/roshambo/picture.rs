@@ -96,7 +96,7 @@ mod tests {
         game.on_line(Second, "ROCK", &mut out).unwrap();
         assert_eq!(rows(&game).unwrap(), ["1", "ROCK", "ROCK", "tie"]);
         game.on_line(First, "PAPER", &mut out).unwrap();
-        game.on_fault(Second, &crate::games::Fault::protocol("x"), &mut out);
+        game.on_fault(Second, &crate::failure::Fault::protocol("x"), &mut out);
         assert_eq!(rows(&game), None);
         assert_eq!(game.picture().notes[0], "beta retired");
     }

@@ -6,7 +6,8 @@ use super::bots;
 use super::picture;
 use super::rules::{Gesture, points};
 use crate::games::picture::Picture;
-use crate::games::{Draw, Fault, Outbox, Outcome, Params, Side, Step, TwoPlayer};
+use crate::games::{Draw, Outbox, Outcome, Params, Side, Step, TwoPlayer};
+use crate::failure::Fault;
 
 /// What a seat did in the current round.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -6,7 +6,8 @@ use rand_chacha::ChaCha8Rng;
 use super::picture::{LOOKS, LastMove};
 use super::rules::{Board, END, Roll, START, TOKENS};
 use crate::games::picture::{Board as Drawing, Picture};
-use crate::games::{Draw, Fault, Outbox, Outcome, Params, Side, Step, TwoPlayer};
+use crate::games::{Draw, Outbox, Outcome, Params, Side, Step, TwoPlayer};
+use crate::failure::Fault;
 
 pub struct RoyalUr {
     board: Board,
@@ -261,7 +262,7 @@ mod tests {
         assert_eq!(lines_to(&mut out, Some(Second)), ["2", "0 0 1 1"]);
         // Token 2 is on 4; 4 + 2 = 6 is fine, but token 9 does not exist.
         let e = g.on_line(First, "9", &mut out).unwrap_err();
-        assert_eq!(e.kind, crate::games::FaultKind::Protocol);
+        assert_eq!(e.kind, crate::failure::FaultKind::Protocol);
         g.on_line(First, "2", &mut out).unwrap();
         assert_eq!(g.awaiting(), [false, true]);
         out.take();

@@ -20,7 +20,7 @@ pub static INFO: GameInfo = GameInfo {
     builtins: json_protocol::BUILTINS,
     timeout: 3.0,
     startup_timeout: 10.0,
-    framing: crate::games::Framing::Json,
+    framing: crate::failure::Framing::Json,
     create: json_protocol::create::<rules::Board>,
     fuzz_line: fuzz::line,
     positions: Some(super::position::Positions::of::<rules::Board>()),

@@ -6,7 +6,8 @@ use rand_chacha::ChaCha8Rng;
 use super::bots;
 use super::rules::{Tron, parse_answer, spectator_failed};
 use crate::games::picture::Picture;
-use crate::games::{Fault, Game, Outbox, Places, Ranking, Reason, Seat, Seating, Seats, Step};
+use crate::games::{Game, Outbox, Places, Ranking, Seat, Seating, Seats, Step};
+use crate::failure::{Fault, Reason};
 
 pub struct TronGame {
     tron: Tron,

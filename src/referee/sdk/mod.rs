@@ -30,9 +30,8 @@ use crate::bot::chunk::read_chunk;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
 use crate::error::{Error, Result};
-use crate::games::{
-    Cause, Fault, FaultKind, Framing, Game, Outbox, Places, Ranking, Reason, Seat, Seats, Step,
-};
+use crate::games::{Game, Outbox, Places, Ranking, Seat, Seats, Step};
+use crate::failure::{Cause, Fault, FaultKind, Framing, Reason};
 
 /// Reads of the relays not yet relayed: beyond, the relays wait.
 const RELAYED_BACKLOG: usize = 64;

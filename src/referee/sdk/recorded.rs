@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::Cause;
+use crate::failure::Cause;
 use crate::referee::log::{Entry, Header};
 
 /// The hidden subcommand's name.
@@ -131,8 +131,8 @@ pub fn run(path: &Path) -> i32 {
                 eprintln!(
                     "replay: at its turn {} the referee now sends '{}' where the log has '{}'",
                     k + 1,
-                    crate::games::head(got, 200),
-                    crate::games::head(expected, 200)
+                    crate::failure::head(got, 200),
+                    crate::failure::head(expected, 200)
                 );
                 return DIFFERS;
             }

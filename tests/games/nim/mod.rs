@@ -34,7 +34,7 @@ pub static INFO: GameInfo = GameInfo {
     ],
     timeout: 3.0,
     startup_timeout: 10.0,
-    framing: crate::games::Framing::Lines,
+    framing: crate::failure::Framing::Lines,
     create: line_protocol::create::<rules::Heaps>,
     fuzz_line: fuzz::line,
     positions: Some(position::Positions::of::<rules::Heaps>()),

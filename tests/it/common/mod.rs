@@ -9,7 +9,15 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
+/// The arena binary's path, for a test that starts it its own way; shares the test's time as
+/// `arena()` does.
+pub fn arena_bin() -> PathBuf {
+    beside_others();
+    assert_cmd::cargo::cargo_bin("arena")
+}
+
 pub fn arena() -> Command {
+    beside_others();
     let mut cmd = Command::cargo_bin("arena").expect("the arena binary is built");
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
     cmd
@@ -22,7 +30,7 @@ pub fn arena_as(nobody: bool) -> Command {
     }
     let mut cmd = Command::new("setpriv");
     cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .arg(assert_cmd::cargo::cargo_bin("arena"))
+        .arg(arena_bin())
         .current_dir(env!("CARGO_MANIFEST_DIR"));
     cmd
 }
@@ -177,13 +185,13 @@ pub fn roshambo_duel(out: &Path, args: &[&str]) {
         .success();
 }
 
-/// Held while a test must not run beside the other tests of its kind (`name`), whether they run
-/// in this process or in another: nextest runs each test in a process of its own, and two
-/// `cargo test` runs may overlap. A lock file per user under the temporary folder; `flock`
-/// treats each open of it apart, so threads of one process wait for each other too.
-pub struct Exclusive(#[allow(dead_code)] nix::fcntl::Flock<std::fs::File>);
-
-pub fn exclusive(name: &str) -> Exclusive {
+/// The tests that measure CPU time (fairness, frozen bots, spinners) run alone: each holds the
+/// lock file `cpu` exclusively (`alone`), and every other test holds it shared from its first
+/// `arena()` until its thread ends (libtest gives each test a thread of its own). A lock file
+/// per user under the temporary folder, so that it holds across processes too (nextest runs
+/// each test in a process of its own; two `cargo test` runs may overlap); `flock` treats each
+/// open of it apart, so threads of one process wait for each other as processes do.
+fn lock_file(name: &str, arg: nix::fcntl::FlockArg) -> nix::fcntl::Flock<std::fs::File> {
     let uid = nix::unistd::getuid();
     let path = std::env::temp_dir().join(format!("arena-tests-{uid}-{name}.lock"));
     let file = std::fs::OpenOptions::new()
@@ -192,9 +200,37 @@ pub fn exclusive(name: &str) -> Exclusive {
         .write(true)
         .open(&path)
         .unwrap_or_else(|e| panic!("opening {}: {e}", path.display()));
-    let lock = nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive)
-        .unwrap_or_else(|(_, e)| panic!("locking {}: {e}", path.display()));
-    Exclusive(lock)
+    nix::fcntl::Flock::lock(file, arg)
+        .unwrap_or_else(|(_, e)| panic!("locking {}: {e}", path.display()))
+}
+
+thread_local! {
+    /// This test's hold on the `cpu` lock: none yet, shared, or exclusive.
+    static HOLD: std::cell::RefCell<Option<(bool, nix::fcntl::Flock<std::fs::File>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run the rest of this test alone among the tests (see `lock_file`). Call it first, before
+/// `arena()`: a test holding the lock shared would wait for itself.
+pub fn alone() {
+    HOLD.with_borrow_mut(|hold| {
+        assert!(
+            hold.as_ref().is_none_or(|(exclusive, _)| *exclusive),
+            "alone() comes before the test's first arena()"
+        );
+        if hold.is_none() {
+            *hold = Some((true, lock_file("cpu", nix::fcntl::FlockArg::LockExclusive)));
+        }
+    });
+}
+
+/// Share the tests' time with the others, but not with a test that runs alone.
+fn beside_others() {
+    HOLD.with_borrow_mut(|hold| {
+        if hold.is_none() {
+            *hold = Some((false, lock_file("cpu", nix::fcntl::FlockArg::LockShared)));
+        }
+    });
 }
 
 /// `arena run SPEC --out OUT`, to add options to and assert on.
