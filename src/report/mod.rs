@@ -14,6 +14,7 @@ use crate::ratings::{self, GameScore, RankedGame};
 
 pub use games::{GameRow, csv_line, games_csv, is_whole_row, read_folder_games, read_games};
 
+pub mod derived;
 pub mod frames;
 pub mod games;
 pub mod grades;
