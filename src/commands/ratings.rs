@@ -6,10 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::report::{
-    GameRow, bot_names, crosstable_csv, read_games, standings, standings_csv, standings_text,
-    write_atomic,
-};
+use crate::report::derived::{Inputs, Which, write_tables};
+use crate::report::{GameRow, bot_names, read_games, standings, standings_text};
 use merge::Input;
 
 mod merge;
@@ -93,8 +91,13 @@ pub fn run(files: &[PathBuf], out: Option<&Path>, partial: bool) -> Result<()> {
     let table = standings(&names, &rows, rows.first().map_or(2, GameRow::players));
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).map_err(Error::io(format!("creating {}", dir.display())))?;
-        write_atomic(&dir.join("standings.csv"), &standings_csv(&table))?;
-        write_atomic(&dir.join("crosstable.csv"), &crosstable_csv(&names, &rows))?;
+        let made_from = Inputs {
+            names: &names,
+            rows: &rows,
+            players: rows.first().map_or(2, GameRow::players),
+            gauntlet: None,
+        };
+        write_tables(dir, &made_from, Which::Required)?;
         if whole {
             merge::write(dir, &inputs)?;
         }

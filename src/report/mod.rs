@@ -15,6 +15,8 @@ use crate::ratings::{self, GameScore, RankedGame};
 
 pub use games::{GameRow, csv_line, games_csv, is_whole_row, read_folder_games, read_games};
 
+pub mod columns;
+pub mod derived;
 pub mod frames;
 pub mod games;
 pub mod grades;
@@ -321,78 +323,20 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-/// `standings.csv`. Two-player games keep the columns they always had; games of more have
-/// `average_place` in the place of `draws` and `losses`, and `points` for `score`.
+/// `standings.csv`, of the columns `columns::COLUMNS` lists. Two-player games keep the columns
+/// they always had; games of more have `average_place` in the place of `draws` and `losses`, and
+/// `points` for `score`.
 pub fn standings_csv(table: &[Standing]) -> Vec<u8> {
-    if table.first().is_some_and(|t| t.players > 2) {
-        return standings_csv_places(table);
-    }
+    let (form, columns) = columns::of(table);
     let mut w = csv::Writer::from_writer(Vec::new());
-    for t in table {
-        let mut t = t.clone();
-        t.elo = round1(t.elo);
-        t.elo_error = t.elo_error.map(round1);
-        t.glicko2 = round1(t.glicko2);
-        t.glicko2_rd = round1(t.glicko2_rd);
-        w.serialize(&t).expect("a standing serialises");
+    // The two-player table was written by serde, which heads only a table with a line.
+    if form == columns::Form::Many || !table.is_empty() {
+        w.write_record(columns.iter().map(|c| c.header))
+            .expect("in memory");
     }
-    w.into_inner().expect("a Vec takes all")
-}
-
-fn standings_csv_places(table: &[Standing]) -> Vec<u8> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut header = vec![
-        "rank",
-        "bot",
-        "games",
-        "wins",
-        "average_place",
-        "points",
-        "elo",
-        "elo_error",
-        "glicko2",
-        "glicko2_rd",
-        "weng_lin",
-        "weng_lin_sigma",
-        "timeouts",
-        "crashes",
-        "illegal",
-        "marked",
-    ];
-    let timed = table.iter().any(|t| t.near_limit.is_some());
-    if timed {
-        header.extend(["mean_answer_ms", "max_answer_ms", "near_limit"]);
-    }
-    w.write_record(header).expect("in memory");
-    let opt = |x: Option<f64>, f: fn(f64) -> f64| x.map_or(String::new(), |x| f(x).to_string());
     for t in table {
-        let mut record = vec![
-            t.rank.to_string(),
-            t.bot.clone(),
-            t.games.to_string(),
-            t.wins.to_string(),
-            opt(t.average_place, |p| (p * 100.0).round() / 100.0),
-            ((t.score * 1000.0).round() / 1000.0).to_string(),
-            round1(t.elo).to_string(),
-            opt(t.elo_error, round1),
-            round1(t.glicko2).to_string(),
-            round1(t.glicko2_rd).to_string(),
-            opt(t.weng_lin.map(|w| w.0), round2),
-            opt(t.weng_lin.map(|w| w.1), round2),
-            t.timeouts.to_string(),
-            t.crashes.to_string(),
-            t.illegal.to_string(),
-            t.marked.clone(),
-        ];
-        if timed {
-            record.extend([
-                opt(t.mean_answer_ms.flatten(), |x| x),
-                opt(t.max_answer_ms.flatten(), |x| x),
-                t.near_limit.unwrap_or(0).to_string(),
-            ]);
-        }
-        w.write_record(record)
-        .expect("in memory");
+        w.write_record(columns.iter().map(|c| c.cell(t, form)))
+            .expect("in memory");
     }
     w.into_inner().expect("a Vec takes all")
 }

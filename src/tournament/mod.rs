@@ -236,26 +236,21 @@ impl Tables {
         }
     }
 
-    /// The files and their contents: standings, crosstable, and grades for a gauntlet.
+    /// The files and their contents: every table of `report::derived::FILES`.
     fn files(&self) -> Vec<(PathBuf, Vec<u8>)> {
-        let table = report::standings(&self.names, &self.rows, self.players);
-        let mut files = vec![
-            (
-                self.dir.join("standings.csv"),
-                report::standings_csv(&table),
-            ),
-            (
-                self.dir.join("crosstable.csv"),
-                report::crosstable_csv(&self.names, &self.rows),
-            ),
-        ];
-        if let Some((refs, grades)) = self.grades() {
-            files.push((
-                self.dir.join("grades.csv"),
-                report::grades::grades_csv(&refs, &grades),
-            ));
-        }
-        files
+        use report::derived::{Gauntlet, Inputs, Which, tables};
+        let gauntlet = self.gauntlet.as_ref().map(|(students, references)| Gauntlet {
+            students: students.clone(),
+            references: references.clone(),
+            logs: report::logs::Logs::Own(self.dir.clone()),
+        });
+        let inputs = Inputs {
+            names: &self.names,
+            rows: &self.rows,
+            players: self.players,
+            gauntlet,
+        };
+        tables(&self.dir, &inputs, Which::All)
     }
 
     /// A gauntlet's references and grades.

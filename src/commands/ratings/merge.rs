@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::report::grades::{Lineup, grades, grades_csv};
+use crate::report::derived::{Gauntlet, Inputs, Which, write_tables};
+use crate::report::grades::Lineup;
 use crate::report::logs::{Logs, Merged, lineup, relative};
 use crate::report::{GameRow, games_csv, write_atomic};
 use crate::tournament::Shard;
@@ -63,11 +64,23 @@ pub fn write(dir: &Path, inputs: &[Input]) -> Result<()> {
         run: run.clone(),
     }
     .save(dir)?;
-    if let Some((students, refs)) = run.as_ref().and_then(Lineup::gauntlet) {
-        let logs = Logs::of(dir, &rows)?;
-        let grades = grades(&students, &refs, &rows, &logs);
-        write_atomic(&dir.join("grades.csv"), &grades_csv(&refs, &grades))?;
-    }
+    let gauntlet = match run.as_ref().and_then(Lineup::gauntlet) {
+        Some((students, references)) => Some(Gauntlet {
+            students,
+            references,
+            logs: Logs::of(dir, &rows)?,
+        }),
+        None => None,
+    };
+    // The tables every folder has are the caller's; these are a whole run's.
+    let names = crate::report::bot_names(&[], &rows);
+    let inputs = Inputs {
+        names: &names,
+        rows: &rows,
+        players,
+        gauntlet,
+    };
+    write_tables(dir, &inputs, Which::Optional)?;
     match rows.is_empty() {
         true => Ok(()),
         false => {
