@@ -329,3 +329,27 @@ fn function_lengths_are_read_from_fn_to_its_closing_brace() {
         [("a".to_string(), 3), ("b".to_string(), 4)]
     );
 }
+
+/// The failure vocabulary sits below both the bots and the games, which speak it: it names
+/// neither, nor anything above them.
+#[test]
+fn the_failure_vocabulary_sits_below_bot_and_games() {
+    let text = code(&std::fs::read_to_string(src().join("failure.rs")).unwrap());
+    let named: Vec<Vec<String>> = named_paths(&["failure".to_string()], &text);
+    let above: Vec<&Vec<String>> = named
+        .iter()
+        .filter(|p| p.first().is_some_and(|m| m != "failure"))
+        .collect();
+    assert!(above.is_empty(), "failure.rs names {above:?}");
+    for lower in ["bot", "games"] {
+        let uses = library()
+            .into_iter()
+            .filter(|(m, _)| m[0] == lower)
+            .any(|(_, named)| {
+                named
+                    .iter()
+                    .any(|p| p.first().is_some_and(|m| m == "failure"))
+            });
+        assert!(uses, "{lower} speaks the failure vocabulary");
+    }
+}
