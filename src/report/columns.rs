@@ -127,7 +127,7 @@ impl Column {
 mod tests {
     use super::*;
     use crate::games::Places;
-use crate::failure::Reason;
+    use crate::failure::Reason;
     use crate::report::{GameRow, standings, standings_csv};
 
     fn row(id: u64, a: &str, b: &str, places: [u8; 2]) -> GameRow {

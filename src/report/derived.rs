@@ -128,7 +128,7 @@ pub fn write_tables(dir: &Path, inputs: &Inputs, which: Which) -> crate::error::
 mod tests {
     use super::*;
     use crate::games::Places;
-use crate::failure::Reason;
+    use crate::failure::Reason;
 
     fn row(id: u64, a: &str, b: &str) -> GameRow {
         GameRow {

@@ -43,7 +43,7 @@ impl LineRules for Board {
 mod tests {
     use super::*;
     use crate::games::{Draw, Game, Msg, Outbox, Outcome, Ranking, Seat, Seating, Seats, Side, Step};
-use crate::failure::{Fault, FaultKind};
+    use crate::failure::{Fault, FaultKind};
 
     fn game(max_moves: &str) -> Box<dyn Game> {
         let info = &super::super::INFO;

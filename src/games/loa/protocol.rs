@@ -268,7 +268,7 @@ mod tests {
     use super::*;
     use crate::games::Side::{First, Second};
     use crate::games::{Draw, Msg};
-use crate::failure::FaultKind;
+    use crate::failure::FaultKind;
 
     fn game(max_plies: &str) -> Loa {
         game_with(max_plies, "docs")
