@@ -6,7 +6,8 @@
 //! other bot twice (seats alternating): the well-behaved `builtin:counter` (so the two good
 //! programs, random.py and counter, also meet) and each hostile bot, which thus plays both seeds
 //! twice. The run is shared (`run()`) by the main test and by the ignored tests that name what
-//! arena does not do yet; `cargo test --test hostile -- --include-ignored` plays it once for all.
+//! arena does not do yet; `cargo test --test it hostile -- --include-ignored` plays it once for all
+//! (under nextest, one process per test, each plays it, one at a time).
 //! The sandbox case is a small tournament of its own (`sandbox = true`).
 //! Set `HOSTILE_KEEP=1` to keep the results folder (its path is printed).
 
@@ -247,7 +248,10 @@ fn play() -> Run {
 /// The tournament, played once for all the tests of this file.
 fn run() -> &'static Run {
     static RUN: OnceLock<Run> = OnceLock::new();
-    RUN.get_or_init(play)
+    RUN.get_or_init(|| {
+        let _one = one_at_a_time("hostile");
+        play()
+    })
 }
 
 /// What a hostile bot's games must show.

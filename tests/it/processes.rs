@@ -621,8 +621,8 @@ fn assert_fair(f: &Fairness, games: usize, what: &str) {
 #[test]
 fn a_bot_not_to_move_cannot_steal_cpu() {
     serial();
-    let f = fairness(4, false, "children", false);
-    assert_fair(&f, 4, "frozen spinners (children)");
+    let f = fairness(2, false, "children", false);
+    assert_fair(&f, 2, "frozen spinners (children)");
 }
 
 /// Spinners that are children each in a session of its own: where the kernel shares the CPU
@@ -631,8 +631,8 @@ fn a_bot_not_to_move_cannot_steal_cpu() {
 #[test]
 fn a_bot_not_to_move_cannot_steal_cpu_with_sessions() {
     serial();
-    let f = fairness(4, false, "sessions", false);
-    assert_fair(&f, 4, "frozen spinners (children in sessions of their own)");
+    let f = fairness(2, false, "sessions", false);
+    assert_fair(&f, 2, "frozen spinners (children in sessions of their own)");
 }
 
 /// The same spinners, each double-forked away from the bot (re-parented to arena): they are not
@@ -640,8 +640,8 @@ fn a_bot_not_to_move_cannot_steal_cpu_with_sessions() {
 #[test]
 fn a_bot_not_to_move_cannot_steal_cpu_with_orphans() {
     serial();
-    let f = fairness(4, false, "orphans", false);
-    assert_fair(&f, 4, "spinners re-parented to arena (orphans)");
+    let f = fairness(2, false, "orphans", false);
+    assert_fair(&f, 2, "spinners re-parented to arena (orphans)");
 }
 
 #[test]
@@ -649,10 +649,10 @@ fn a_bot_not_to_move_cannot_steal_cpu_with_orphans() {
 fn a_bot_not_to_move_cannot_steal_cpu_as_nobody() {
     serial();
     if nobody_possible() {
-        let f = fairness(4, false, "sessions", true);
+        let f = fairness(2, false, "sessions", true);
         assert_fair(
             &f,
-            4,
+            2,
             "frozen spinners (in sessions of their own), arena as nobody",
         );
     }
