@@ -30,6 +30,7 @@ on_linux! {
     pub mod failure;
     pub mod file_kind;
     pub mod files;
+    pub mod format;
     pub mod games;
     pub mod out;
     pub mod ratings;

@@ -49,7 +49,7 @@ impl Lineup {
 
     /// A gauntlet's students and references, in the spec's order; none for another format.
     pub fn gauntlet(&self) -> Option<(Vec<String>, Vec<String>)> {
-        if self.format != crate::spec::Format::Gauntlet.as_str() {
+        if !crate::format::find(&self.format).is_some_and(|f| f.takes_reference_bots()) {
             return None;
         }
         let (refs, students): (Vec<&LineupBot>, Vec<&LineupBot>) =

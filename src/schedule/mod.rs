@@ -1,4 +1,5 @@
-//! Schedules: who plays whom, in which seat, in which round.
+//! Schedules: who plays whom, in which seat, in which round. The algorithms; what each
+//! tournament format is, and which of them it uses, is `format`.
 
 pub mod balance;
 mod meetings;
@@ -29,61 +30,6 @@ pub(crate) fn check_field(format: &str, n: usize, k: usize, max: usize) -> Resul
         ));
     }
     Ok(())
-}
-
-/// The formats planned whole before their first game (a swiss is paired round by round).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fixed {
-    RoundRobin,
-    Gauntlet,
-    Pods,
-}
-
-/// A whole schedule as a spec sets it: its format, players per game, and its numbers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shape {
-    pub format: Fixed,
-    /// Players per game.
-    pub players: usize,
-    /// Round-robin and gauntlet: the games of each pairing or group.
-    pub games_per_pairing: u32,
-    /// Pods: the games of each bot.
-    pub games_per_bot: u32,
-    /// Pods: the draw's seed.
-    pub seed: u64,
-}
-
-impl Shape {
-    /// What [`Shape::plan`] would refuse for `n` bots of which `seeds` are reference bots,
-    /// without planning anything.
-    pub fn check(&self, n: usize, seeds: usize) -> Result<(), String> {
-        let k = self.players;
-        match (self.format, k) {
-            (Fixed::Pods, _) => pods::check(n, k, self.games_per_bot),
-            (_, 2) => Ok(()),
-            (Fixed::RoundRobin, _) => round_robin::check_groups(n, k),
-            (Fixed::Gauntlet, _) => round_robin::check_gauntlet(seeds, n - seeds, k),
-        }
-    }
-
-    /// The games of the bots `seed` says are reference bots or not, and for pods the balance
-    /// achieved. Two-player round-robins and gauntlets are planned as they always were.
-    pub fn plan(&self, seed: &[bool]) -> Result<(Vec<Planned>, Option<Balance>), String> {
-        let (n, k) = (seed.len(), self.players);
-        let (seeds, others): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| seed[i]);
-        let games = self.games_per_pairing;
-        let plan = match (self.format, k) {
-            (Fixed::Pods, _) => {
-                let (plan, balance) = pods::schedule(n, k, self.games_per_bot, self.seed)?;
-                return Ok((plan, Some(balance)));
-            }
-            (Fixed::RoundRobin, 2) => round_robin::round_robin(n, games),
-            (Fixed::Gauntlet, 2) => round_robin::gauntlet(&seeds, &others, games),
-            (Fixed::RoundRobin, _) => round_robin::groups(n, k, games)?,
-            (Fixed::Gauntlet, _) => round_robin::gauntlet_groups(&seeds, &others, k, games)?,
-        };
-        Ok((plan, None))
-    }
 }
 
 /// A game the schedule calls for: indices into the tournament's bots.

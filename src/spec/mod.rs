@@ -13,31 +13,9 @@ use crate::bot::{BotCommand, BotSpec, Channel, Limits, Sandbox};
 use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
 use crate::games::{self, GameInfo, Params, line_breaks};
-use crate::schedule::{Fixed, Shape};
+use crate::format::{self, At, Field, Format, Shape};
 
 mod words;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Format {
-    RoundRobin,
-    Gauntlet,
-    Swiss,
-    /// Games of more players than a round-robin of every group can take: every bot the same
-    /// number of games, pairs and seats as even as the design allows.
-    Pods,
-}
-
-impl Format {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::RoundRobin => "round-robin",
-            Format::Gauntlet => "gauntlet",
-            Format::Swiss => "swiss",
-            Format::Pods => "pods",
-        }
-    }
-}
 
 /// The largest run arena accepts. Each bound is far beyond a real tournament on one machine and far
 /// below what exhausts its memory: a spec that asks for more is a typo or an attack, and is
@@ -53,7 +31,7 @@ pub mod bounds {
     /// already three hours of play.
     pub const SCHEDULE: u64 = 1_000_000;
     /// Bots in a Swiss: each round's matching weighs every pair of bots.
-    pub const SWISS_BOTS: usize = 2_000;
+    pub use crate::format::swiss::MOST_BOTS as SWISS_BOTS;
     /// `--games` of a duel or a check.
     pub const MATCH_GAMES: u32 = 100_000;
     /// `min_free_mb`: a pebibyte, more than any disk; 0 turns the check off.
@@ -95,7 +73,7 @@ pub struct Spec {
     pub path: PathBuf,
     pub name: String,
     pub game: &'static GameInfo,
-    pub format: Format,
+    pub format: &'static dyn Format,
     /// Round-robin and gauntlet: 1 or more; swiss: 1 or an even number (a mini-match per pairing).
     pub games_per_pairing: u32,
     /// Swiss rounds.
@@ -138,7 +116,7 @@ struct Raw {
     game: Option<Spanned<String>>,
     referee: Option<Spanned<RawReferee>>,
     #[serde(default)]
-    format: Option<Spanned<Format>>,
+    format: Option<Spanned<&'static dyn Format>>,
     games_per_pairing: Option<Spanned<u32>>,
     rounds: Option<Spanned<u32>>,
     players: Option<Spanned<i64>>,
@@ -378,7 +356,7 @@ impl Spec {
         let format = raw
             .format
             .as_ref()
-            .map_or(Format::RoundRobin, |f| *f.get_ref());
+            .map_or(format::default(), |f| *f.get_ref());
         let players = players_of(&src, &raw, game)?;
 
         let params = params_of(&src, &raw, game)?;
@@ -402,17 +380,12 @@ impl Spec {
             bots.push(entrant_of(&src, &raw, b, &for_bots, &mut warnings)?);
         }
         check_bots(&src, &raw, &bots, format, players)?;
-        // A swiss plays one game per pairing unless asked for a mini-match; the other formats a
-        // rotation of the seats (two games for two players, seats swapped).
-        let default_games = match format {
-            Format::Swiss => 1,
-            _ => players as u32,
-        };
+        let default_games = format.default_games_per_pairing(players);
         let games_per_pairing = raw
             .games_per_pairing
             .as_ref()
             .map_or(default_games, |g| *g.get_ref());
-        let games_per_bot = games_per_bot_of(&src, &raw, format, players, bots.len())?;
+        let games_per_bot = games_per_bot_of(&src, &raw, format)?;
         check_schedule(&src, &raw, format, &bots, players, (games_per_pairing, games_per_bot))?;
         let n = bots.len() as f64;
         Ok(Spec {
@@ -453,7 +426,7 @@ impl Spec {
 struct ForBots<'a> {
     base: &'a Path,
     game: &'static GameInfo,
-    format: Format,
+    format: &'static dyn Format,
     channel: Channel,
     sandbox: &'a Option<Sandbox>,
 }
@@ -516,11 +489,12 @@ fn entrant_of(
     let seed = b.seed.as_ref().is_some_and(|s| *s.get_ref());
     if let Some(s) = &b.seed
         && seed
-        && format != Format::Gauntlet
+        && !format.takes_reference_bots()
     {
+        let only = formats_taking(|f| f.takes_reference_bots());
         return Err(src.at(
             Some(s.span()),
-            format!("bot '{name}': seed = true is for the gauntlet format only"),
+            format!("bot '{name}': seed = true is for {only} only"),
         ));
     }
     let mut bot = BotSpec {
@@ -538,12 +512,13 @@ fn entrant_of(
         let said = src.place(Some(b.command.span()), format!("bot '{name}': {missing}"));
         // A class is graded even when a student handed in nothing: that student's
         // games are lost, and the others' stand. Anywhere else it is a mistake.
-        if format != Format::Gauntlet || seed {
+        if !format.takes_reference_bots() || seed {
             return Err(Error::Spec(said));
         }
         warnings.push(format!(
-            "{said}; graded anyway, as a student of the gauntlet: each of its games is \
-             lost by crash (not started)"
+            "{said}; graded anyway, as a student of the {}: each of its games is lost by \
+             crash (not started)",
+            format.name()
         ));
         bot.unstartable = Some(format!("could not start: {missing}"));
     }
@@ -635,7 +610,7 @@ fn params_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<Params>
 }
 
 /// The numbers of a spec within their bounds, and each for the formats it is for.
-fn check_counts(src: &Source, raw: &Raw, format: Format, players: usize) -> Result<()> {
+fn check_counts(src: &Source, raw: &Raw, format: &dyn Format, players: usize) -> Result<()> {
     if let Some(j) = &raw.jobs
         && !(1..=bounds::JOBS).contains(j.get_ref())
     {
@@ -657,42 +632,12 @@ fn check_counts(src: &Source, raw: &Raw, format: Format, players: usize) -> Resu
     }
     if let Some(g) = &raw.games_per_pairing {
         let n = *g.get_ref();
-        if format == Format::Pods {
-            return Err(src.at(
-                Some(g.span()),
-                "games_per_pairing is not for pods: say how many games each bot plays with \
-                 games_per_bot",
-            ));
-        }
-        if players > 2
-            && !n.is_multiple_of(players as u32)
-            && !(format == Format::Swiss && n == 1)
-        {
-            return Err(src.at(
-                Some(g.span()),
-                format!(
-                    "games_per_pairing = {n}: with {players} players a group's games rotate \
-                     its seats every {players} games (each bot in each seat once); use a \
-                     multiple of {players}{}",
-                    if format == Format::Swiss {
-                        ", or 1"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
-        }
-        if players == 2 && format == Format::Swiss && n > 1 && n % 2 == 1 {
-            return Err(src.at(
-                Some(g.span()),
-                format!(
-                    "games_per_pairing = {n}: a swiss plays 1 game per pairing or an even \
-                     number (a mini-match, seats alternating); with an odd number one bot \
-                     of each pairing would have the first seat once more"
-                ),
-            ));
-        }
-        if !(1..=bounds::GAMES_PER_PAIRING).contains(g.get_ref()) {
+        let refused = match format.takes_games_per_pairing() {
+            Err(why) => Err(why.to_string()),
+            Ok(()) => format.check_games_per_pairing(n, players),
+        };
+        refused.map_err(|e| src.at(Some(g.span()), e))?;
+        if !(1..=bounds::GAMES_PER_PAIRING).contains(&n) {
             return Err(src.at(
                 Some(g.span()),
                 format!(
@@ -703,8 +648,9 @@ fn check_counts(src: &Source, raw: &Raw, format: Format, players: usize) -> Resu
         }
     }
     if let Some(r) = &raw.rounds {
-        if format != Format::Swiss {
-            return Err(src.at(Some(r.span()), "rounds is for the swiss format only"));
+        if !format.takes_rounds() {
+            let only = formats_taking(|f| f.takes_rounds());
+            return Err(src.at(Some(r.span()), format!("rounds is for {only} only")));
         }
         if !(1..=bounds::ROUNDS).contains(r.get_ref()) {
             return Err(src.at(
@@ -739,7 +685,7 @@ fn check_bots(
     src: &Source,
     raw: &Raw,
     bots: &[Entrant],
-    format: Format,
+    format: &dyn Format,
     players: usize,
 ) -> Result<()> {
     let whole = Some(0..0);
@@ -753,22 +699,13 @@ fn check_bots(
             ),
         ));
     }
-    if format == Format::Gauntlet {
-        let seeds = bots.iter().filter(|b| b.seed).count();
-        if seeds == 0 || seeds == bots.len() {
-            return Err(src.at(whole, "a gauntlet needs at least one bot with seed = true (the reference bots) and one without"));
-        }
-        if seeds + 1 < players {
-            return Err(src.at(
-                whole,
-                format!(
-                    "a gauntlet of {players}-player games needs at least {} reference bots \
-                     (seed = true) to sit beside each bot, this one has {seeds}",
-                    players - 1
-                ),
-            ));
-        }
-    }
+    format.check_field(&field(bots, players)).map_err(|(at, e)| {
+        let span = match at {
+            At::Whole => whole.clone(),
+            At::Bot(i) => Some(raw.bots[i].name.span()),
+        };
+        src.at(span, e)
+    })?;
     if bots.len() < players {
         return Err(src.at(
             whole,
@@ -778,42 +715,42 @@ fn check_bots(
             ),
         ));
     }
-    if format == Format::Swiss && bots.len() > bounds::SWISS_BOTS {
-        return Err(src.at(
-            Some(raw.bots[bounds::SWISS_BOTS].name.span()),
-            format!(
-                "a swiss takes at most {} bots, this one has {}: pairing a round weighs every \
-                 pair of bots (play a gauntlet or round-robin of groups instead)",
-                bounds::SWISS_BOTS,
-                bots.len()
-            ),
-        ));
-    }
     Ok(())
+}
+
+/// The field the spec's bots make for games of `players`.
+fn field(bots: &[Entrant], players: usize) -> Field {
+    Field {
+        bots: bots.len(),
+        seeds: bots.iter().filter(|b| b.seed).count(),
+        players,
+    }
+}
+
+/// The formats that take what `takes` asks, as an error names them: `the swiss format`.
+fn formats_taking(takes: impl Fn(&dyn Format) -> bool) -> String {
+    match &format::those_taking(takes)[..] {
+        [one] => format!("the {one} format"),
+        many => format!("the {} formats", many.join(", ")),
+    }
 }
 
 /// The schedule within its bound, and a fixed one possible (seats, pods, reference bots).
 fn check_schedule(
     src: &Source,
     raw: &Raw,
-    format: Format,
+    format: &'static dyn Format,
     bots: &[Entrant],
     players: usize,
     (games_per_pairing, games_per_bot): (u32, u32),
 ) -> Result<()> {
     let whole = Some(0..0);
-    let schedule = schedule_size(format, bots, players, games_per_pairing, games_per_bot);
+    let field = field(bots, players);
+    let schedule = format.games_per_cycle(&field, games_per_pairing, games_per_bot);
     if schedule > bounds::SCHEDULE {
-        let per = match format {
-            Format::Pods => format!("{games_per_bot} per bot"),
-            _ => format!("{games_per_pairing} per pairing"),
-        };
-        let fix = match (format, players) {
-            (Format::RoundRobin, 3..) => {
-                "play format = \"pods\" (every bot the same number of games, pairs and seats balanced)"
-            }
-            (Format::Pods, _) => "lower games_per_bot",
-            _ => "lower games_per_pairing or split the bots into groups",
+        let per = match format.takes_games_per_bot() {
+            true => format!("{games_per_bot} per bot"),
+            false => format!("{games_per_pairing} per pairing"),
         };
         return Err(src.at(
             raw.games_per_pairing
@@ -823,38 +760,25 @@ fn check_schedule(
                 .or(whole),
             format!(
                 "this schedule has {schedule} games ({} bots, {} format, {per}); at most {} \
-                 are played in one run: {fix}",
+                 are played in one run: {}",
                 bots.len(),
-                format.as_str(),
-                bounds::SCHEDULE
+                format.name(),
+                bounds::SCHEDULE,
+                format.fewer_games(players)
             ),
         ));
     }
-    if let Some(format) = fixed(format) {
-        let shape = Shape {
-            format,
-            players,
-            games_per_pairing,
-            games_per_bot,
-            seed: raw.seed.unwrap_or(DEFAULT_SEED),
-        };
-        let seeds = bots.iter().filter(|b| b.seed).count();
-        shape.check(bots.len(), seeds).map_err(|e| {
-            let at = raw.games_per_bot.as_ref().map(|g| g.span());
-            src.at(at.or(raw.format.as_ref().map(|f| f.span())), e)
-        })?;
-    }
-    Ok(())
-}
-
-/// The schedule's format when it is planned whole before the first game (not a swiss).
-pub fn fixed(format: Format) -> Option<Fixed> {
-    match format {
-        Format::RoundRobin => Some(Fixed::RoundRobin),
-        Format::Gauntlet => Some(Fixed::Gauntlet),
-        Format::Pods => Some(Fixed::Pods),
-        Format::Swiss => None,
-    }
+    let shape = Shape {
+        format,
+        players,
+        games_per_pairing,
+        games_per_bot,
+        seed: raw.seed.unwrap_or(DEFAULT_SEED),
+    };
+    shape.check(field.bots, field.seeds).map_err(|e| {
+        let at = raw.games_per_bot.as_ref().map(|g| g.span());
+        src.at(at.or(raw.format.as_ref().map(|f| f.span())), e)
+    })
 }
 
 /// The openings the spec asks for, their file read and every position in it checked.
@@ -905,36 +829,6 @@ fn openings_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<Optio
     }))
 }
 
-/// How many games one cycle of the schedule plays (a Swiss: per round).
-fn schedule_size(
-    format: Format,
-    bots: &[Entrant],
-    players: usize,
-    games_per_pairing: u32,
-    games_per_bot: u32,
-) -> u64 {
-    let n = bots.len() as u64;
-    let k = players as u64;
-    let groups = match format {
-        Format::RoundRobin => choose(n, k),
-        Format::Gauntlet => {
-            let seeds = bots.iter().filter(|b| b.seed).count() as u64;
-            (n - seeds).saturating_mul(choose(seeds, k - 1))
-        }
-        Format::Swiss => n / k,
-        Format::Pods => return n.saturating_mul(u64::from(games_per_bot)).div_ceil(k),
-    };
-    groups.saturating_mul(u64::from(games_per_pairing))
-}
-
-/// The groups of `k` among `n`, saturating (a bound only).
-fn choose(n: u64, k: u64) -> u64 {
-    if k > n {
-        return 0;
-    }
-    (0..k.min(n - k)).fold(1u64, |c, i| c.saturating_mul(n - i) / (i + 1))
-}
-
 /// How many play each game: the game's number; for a game that takes several, the spec's
 /// `players`, for a referee program's `[referee] players` (2 unless said).
 fn players_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<usize> {
@@ -982,20 +876,17 @@ fn players_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<usize>
 }
 
 /// Pods: `games_per_bot`, which the format needs and no other takes.
-fn games_per_bot_of(
-    src: &Source,
-    raw: &Raw,
-    format: Format,
-    players: usize,
-    bots: usize,
-) -> Result<u32> {
-    match (&raw.games_per_bot, format) {
-        (None, Format::Pods) => Err(src.at(
+fn games_per_bot_of(src: &Source, raw: &Raw, format: &dyn Format) -> Result<u32> {
+    match (&raw.games_per_bot, format.takes_games_per_bot()) {
+        (None, true) => Err(src.at(
             raw.format.as_ref().map(|f| f.span()),
-            "format = \"pods\" needs games_per_bot: how many games each bot plays",
+            format!(
+                "format = \"{}\" needs games_per_bot: how many games each bot plays",
+                format.name()
+            ),
         )),
-        (None, _) => Ok(0),
-        (Some(g), Format::Pods) => {
+        (None, false) => Ok(0),
+        (Some(g), true) => {
             let n = *g.get_ref();
             if !(1..=bounds::GAMES_PER_PAIRING).contains(&n) {
                 return Err(src.at(
@@ -1006,18 +897,15 @@ fn games_per_bot_of(
                     ),
                 ));
             }
-            if bots < players {
-                return Err(src.at(
-                    Some(g.span()),
-                    format!("pods of {players} need at least {players} bots, this spec has {bots}"),
-                ));
-            }
             Ok(n)
         }
-        (Some(g), _) => Err(src.at(
-            Some(g.span()),
-            "games_per_bot is for format = \"pods\" only (the others: games_per_pairing)",
-        )),
+        (Some(g), false) => {
+            let only = formats_taking(|f| f.takes_games_per_bot());
+            Err(src.at(
+                Some(g.span()),
+                format!("games_per_bot is for {only} only (the others: games_per_pairing)"),
+            ))
+        }
     }
 }
 

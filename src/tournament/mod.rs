@@ -16,15 +16,16 @@ use crate::error::{Error, Result};
 use crate::report::live::Live;
 use crate::report::{self, GameRow};
 use crate::schedule::Planned;
-use crate::spec::{Format, Spec};
+use crate::spec::Spec;
 
 mod play;
 pub mod record;
 mod settings;
-mod swiss;
+mod rounds;
 
 use play::{Outcome, play_all};
-use swiss::run_swiss;
+use crate::format::Schedule;
+use rounds::by_round;
 
 
 /// `--shard K/N`: this run plays the games whose id is K modulo N (ids count from 1).
@@ -163,7 +164,7 @@ impl Results {
                 title: self.spec.name.clone(),
                 game: self.spec.game,
                 params: self.spec.params.pairs(),
-                format: self.spec.format.as_str(),
+                format: self.spec.format.name(),
                 names: &self.names,
                 rows: &self.rows,
                 players: self.spec.players,
@@ -220,7 +221,7 @@ impl Tables {
         rows: &std::sync::Arc<Vec<GameRow>>,
         spec: &Spec,
     ) -> Tables {
-        let gauntlet = (spec.format == Format::Gauntlet).then(|| {
+        let gauntlet = spec.format.takes_reference_bots().then(|| {
             let (refs, students): (Vec<_>, Vec<_>) = spec.bots.iter().partition(|b| b.seed);
             let names = |v: Vec<&crate::spec::Entrant>| {
                 v.into_iter().map(|b| b.name.clone()).collect::<Vec<_>>()
@@ -386,9 +387,9 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     let threads = GameThreads::new(jobs, threads::cores())
         .map_err(Error::io("starting the games' threads".to_string()))?;
     let check = |job: &Job| on_record.holds(job);
-    let outcome = if spec.format == Format::Swiss {
-        let swiss = (&spec, dir.as_path(), &threads);
-        run_swiss(swiss, &mut results, &index, &check, &mut stop).await?
+    let outcome = if let Schedule::ByRound { pair } = spec.format.schedule() {
+        let run = (&spec, dir.as_path(), &threads);
+        by_round(run, pair, &mut results, &index, &check, &mut stop).await?
     } else {
         let todo = plan_cycle(&spec, &dir, &opts, &mut record, &results, &index, &check)?;
         let mut progress = Progress::new(todo.len() as u64, 0);
@@ -406,10 +407,11 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
 /// The results folder, checked: `--shard` on a format that can be split, `--resume` of a folder
 /// with games, and no folder of merged shards.
 fn results_dir(spec: &Spec, opts: &RunOptions) -> Result<PathBuf> {
-    if opts.shard.is_some() && (spec.format == Format::Swiss || spec.ladder) {
-        return Err(Error::Usage(
-            "--shard splits a round-robin or gauntlet; a swiss or a ladder depends on its own results".into(),
-        ));
+    if opts.shard.is_some() && (spec.format.by_round() || spec.ladder) {
+        return Err(Error::Usage(format!(
+            "--shard splits a tournament planned whole; a {} depends on its own results",
+            if spec.ladder { "ladder" } else { spec.format.name() }
+        )));
     }
     let dir = match (&opts.out, opts.shard) {
         (Some(d), _) => d.clone(),
@@ -438,14 +440,14 @@ fn results_dir(spec: &Spec, opts: &RunOptions) -> Result<PathBuf> {
 }
 
 /// Only a ladder's bots come and go; a bot on record that is not in the spec is an edit (and
-/// a swiss pairs its rounds from the spec's bots alone).
+/// a format paired by round pairs its rounds from the spec's bots alone).
 fn refuse_strangers(
     spec: &Spec,
     dir: &Path,
     rows: &[GameRow],
     index: &BTreeMap<&str, usize>,
 ) -> Result<()> {
-    if spec.ladder && spec.format != Format::Swiss {
+    if spec.ladder && !spec.format.by_round() {
         return Ok(());
     }
     let stranger = rows.iter().find_map(|r| {
@@ -510,7 +512,7 @@ fn announce(spec: &Spec, dir: &Path, jobs: usize, first_night: bool) {
         "arena: {} ({} {}, {} bots), {} at a time, results in {}",
         spec.name,
         spec.game.name,
-        spec.format.as_str(),
+        spec.format.name(),
         spec.bots.len(),
         jobs,
         shown_from_here(dir)

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::report::{self, GameRow};
-use crate::schedule::{Balance, Fixed, Planned, Shape};
-use crate::spec::{Format, Spec};
+use crate::format::Shape;
+use crate::schedule::{Balance, Planned};
+use crate::spec::Spec;
 
 use super::Shard;
 use super::settings::{self, Settings};
@@ -186,10 +187,10 @@ impl Openings {
     }
 }
 
-/// The schedule a spec asks for (a swiss's rounds are paired as they come, not planned).
+/// The schedule a spec asks for (a format paired by round plans nothing from it).
 pub fn shape(spec: &Spec) -> Shape {
     Shape {
-        format: crate::spec::fixed(spec.format).unwrap_or(Fixed::RoundRobin),
+        format: spec.format,
         players: spec.players,
         games_per_pairing: spec.games_per_pairing,
         games_per_bot: spec.games_per_bot,
@@ -197,10 +198,10 @@ pub fn shape(spec: &Spec) -> Shape {
     }
 }
 
-/// Whether the spec's bots may differ from the record's: a ladder's may (a swiss is played once,
-/// its pairings built on its own bots).
+/// Whether the spec's bots may differ from the record's: a ladder's may (a format paired by
+/// round is played once, its pairings built on its own bots).
 fn bots_may_change(spec: &Spec) -> bool {
-    spec.ladder && spec.format != Format::Swiss
+    spec.ladder && !spec.format.by_round()
 }
 
 /// The spec's bots, with their own settings if `settings`.
@@ -222,19 +223,16 @@ fn bots_of(spec: &Spec, settings: bool) -> Vec<Bot> {
 
 impl Record {
     pub fn of(spec: &Spec) -> Record {
-        let swiss = spec.format == Format::Swiss;
+        let format = spec.format;
         Record {
             game: spec.game.name.to_string(),
             params: spec.params.pairs().into_iter().collect(),
             seed: spec.seed,
-            format: spec.format.as_str().to_string(),
-            // A swiss's is recorded only for mini-matches; pods have none.
-            games_per_pairing: (spec.format != Format::Pods
-                && (!swiss || spec.games_per_pairing > 1))
-                .then_some(spec.games_per_pairing),
-            rounds: swiss.then_some(spec.rounds),
+            format: format.name().to_string(),
+            games_per_pairing: format.recorded_games_per_pairing(spec.games_per_pairing),
+            rounds: format.takes_rounds().then_some(spec.rounds),
             players: spec.players,
-            games_per_bot: (spec.format == Format::Pods).then_some(spec.games_per_bot),
+            games_per_bot: format.takes_games_per_bot().then_some(spec.games_per_bot),
             ladder: spec.ladder,
             bots: bots_of(spec, !bots_may_change(spec)),
             cycles: Vec::new(),
@@ -261,7 +259,8 @@ impl Record {
     /// How the run of `other` differs from this one's, as (key, here, there): what must be the
     /// same for their games to be one tournament's (as a resume checks), the shard aside.
     pub fn differs(&self, other: &Record) -> Vec<(String, String, String)> {
-        self.changes(other, self.ladder && self.format != Format::Swiss.as_str())
+        let by_round = crate::format::find(&self.format).is_some_and(|f| f.by_round());
+        self.changes(other, self.ladder && !by_round)
     }
 
     /// The folder's record, checked against the spec; a folder without one (new, or played
@@ -408,10 +407,9 @@ impl Record {
         differ("format", self.format.clone(), now.format.clone());
         // A swiss's games_per_pairing is recorded only for mini-matches.
         let games = |r: &Record| {
-            number(
-                r.games_per_pairing
-                    .or((r.format == Format::Swiss.as_str()).then_some(1)),
-            )
+            let understood = crate::format::find(&r.format)
+                .and_then(|f| f.unrecorded_games_per_pairing());
+            number(r.games_per_pairing.or(understood))
         };
         differ("games_per_pairing", games(self), games(now));
         differ("rounds", number(self.rounds), number(now.rounds));
@@ -722,7 +720,7 @@ mod tests {
             ..cycle(13, 7, &["a", "b", "c"])
         };
         let shape = Shape {
-            format: Fixed::RoundRobin,
+            format: crate::format::default(),
             players: 2,
             games_per_pairing: 2,
             games_per_bot: 0,

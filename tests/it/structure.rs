@@ -353,3 +353,35 @@ fn the_failure_vocabulary_sits_below_bot_and_games() {
         assert!(uses, "{lower} speaks the failure vocabulary");
     }
 }
+
+/// A tournament format has one home (issue 44): outside `src/format/`, production code asks a
+/// format what it takes and how it is scheduled, never compares its name, so that a new format
+/// is its file and its line in `format::ALL`.
+#[test]
+fn no_format_is_known_by_name_outside_its_home() {
+    let root = src();
+    let names = ["\"round-robin\"", "\"gauntlet\"", "\"swiss\"", "\"pods\""];
+    let mut offenders = Vec::new();
+    for path in sources(&root) {
+        let rel = path.strip_prefix(&root).unwrap();
+        if rel.starts_with("format") {
+            continue;
+        }
+        let text = code(&std::fs::read_to_string(&path).unwrap());
+        for name in names {
+            if text.contains(name) {
+                offenders.push(format!("{}: {name}", rel.display()));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "formats known by name outside src/format/: {offenders:?}"
+    );
+    // And the names are where the check looks for them.
+    let home = sources(&root.join("format"))
+        .iter()
+        .map(|p| code(&std::fs::read_to_string(p).unwrap()))
+        .collect::<String>();
+    assert!(names.iter().all(|n| home.contains(n)), "{names:?}");
+}

@@ -1,4 +1,5 @@
-//! A Swiss tournament: each round paired from the results of the rounds before, then played.
+//! A tournament paired round by round (a swiss): each round paired by its format from the
+//! results of the rounds before, then played.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,13 +10,14 @@ use crate::engine::stop::Stop;
 use crate::engine::threads::GameThreads;
 use crate::error::Result;
 use crate::report::GameRow;
-use crate::schedule::swiss::{PodPlayer, SwissPlayer, pair_pods, pair_round};
+use crate::schedule::swiss::{PodPlayer, Pods};
 use crate::schedule::{Planned, rotation, seats_of_game, swiss_pair};
 use crate::spec::Spec;
 
-/// Swiss: pair each round from the results of the rounds before, play it, go on.
-pub(super) async fn run_swiss(
+/// Pair each round from the results of the rounds before with `pair`, play it, go on.
+pub(super) async fn by_round(
     (spec, dir, threads): (&Spec, &Path, &GameThreads),
+    pair: fn(&[PodPlayer], usize) -> std::result::Result<Pods, String>,
     results: &mut Results,
     index: &BTreeMap<&str, usize>,
     check: &dyn Fn(&Job) -> Result<bool>,
@@ -25,7 +27,7 @@ pub(super) async fn run_swiss(
     let mut outcome = Outcome::default();
     let mut next_id = 1u64;
     let games = spec.games_per_pairing;
-    // The whole swiss on one bar: every round has the same number of games.
+    // The whole run on one bar: every round has the same number of games.
     let total = (spec.rounds as usize * (n / spec.players) * games as usize)
         .saturating_sub(results.rows.len()) as u64;
     let mut progress = Progress::new(total, 0);
@@ -33,10 +35,12 @@ pub(super) async fn run_swiss(
         if *stop.borrow() > 0 {
             break;
         }
-        let (pods, byes) = match pair_next(spec, &results.rows, index, round) {
+        let standings = standings(spec, &results.rows, index, round);
+        let Pods { pods, byes } = match pair(&standings, spec.players) {
             Ok(p) => p,
             Err(why) => {
-                eprintln!("arena: swiss stops before round {round}: {why}");
+                let format = spec.format.name();
+                eprintln!("arena: {format} stops before round {round}: {why}");
                 break;
             }
         };
@@ -75,8 +79,9 @@ pub(super) async fn run_swiss(
         // The next round is paired from this one's results: all of them.
         if !outcome.unplayed.is_empty() {
             crate::out::warn(&format!(
-                "arena: swiss stops after round {round}: the next round is paired from this \
-                 one's results, and some of its games could not be played"
+                "arena: {} stops after round {round}: the next round is paired from this \
+                 one's results, and some of its games could not be played",
+                spec.format.name()
             ));
             break;
         }
@@ -85,17 +90,17 @@ pub(super) async fn run_swiss(
     Ok(outcome)
 }
 
-/// The pods (pairs, for two players) of swiss round `round`, seat order first, and the bots with
-/// a bye, from the rows of the rounds before. A mini-match's games count one by one: its points
-/// are the pairing's result, and with seats rotating over whole rotations the seats stay level.
-/// A bye scores as a pairing won (each of its games); who had one is known from the rounds each
-/// bot sat out.
-fn pair_next(
+/// Each bot's standing before round `round`, from the rows of the rounds before: its points,
+/// its games' bots, its games in each seat and its byes. A mini-match's games count one by one:
+/// its points are the pairing's result, and with seats rotating over whole rotations the seats
+/// stay level. A bye scores as a pairing won (each of its games); who had one is known from the
+/// rounds each bot sat out.
+fn standings(
     spec: &Spec,
     rows: &[GameRow],
     index: &BTreeMap<&str, usize>,
     round: u32,
-) -> std::result::Result<(Vec<Vec<usize>>, Vec<usize>), String> {
+) -> Vec<PodPlayer> {
     let (n, k) = (spec.bots.len(), spec.players);
     let mut players = vec![
         PodPlayer {
@@ -123,28 +128,5 @@ fn pair_next(
             }
         }
     }
-    if k > 2 {
-        let pods = pair_pods(&players, k)?;
-        return Ok((pods.pods, pods.byes));
-    }
-    let players: Vec<SwissPlayer> = players
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| SwissPlayer {
-            score: p.score,
-            opponents: p
-                .games
-                .iter()
-                .flatten()
-                .copied()
-                .filter(|&o| o != i)
-                .collect(),
-            had_bye: p.byes > 0,
-            seat0_games: p.seat_games[0],
-            seat1_games: p.seat_games[1],
-        })
-        .collect();
-    let pairing = pair_round(&players)?;
-    let pairs = pairing.games.into_iter().map(|(a, b)| vec![a, b]).collect();
-    Ok((pairs, pairing.bye.into_iter().collect()))
+    players
 }
