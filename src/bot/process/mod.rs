@@ -1,0 +1,359 @@
+//! Bots as processes: spawning on either channel, line I/O under deadlines, capturing stderr, and
+//! making sure nothing a bot started outlives its game. This file is the connection a game
+//! talks through; `launch` starts the process, `exit` holds it running and says how it ended,
+//! `capture` keeps its stderr, `spectator` feeds a viewer program.
+
+mod capture;
+mod exit;
+mod launch;
+mod spectator;
+
+pub use capture::Capture;
+pub use exit::{describe_exit, exit_of};
+pub use launch::INHERITED_ENV;
+pub use spectator::SpectatorSink;
+
+use capture::LINE_BUFFER;
+use exit::Process;
+use launch::launch;
+
+use std::path::Path;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::time::{Instant, sleep, sleep_until, timeout};
+use tokio_util::codec::{FramedRead, LinesCodecError};
+
+use super::framing::{FrameCodec, Framing};
+
+use super::{BotCommand, BotSpec, tree};
+use crate::failure::{Cause, Exit, Fault, FaultKind};
+
+/// How long arena keeps listening after a bot's process exited, for lines it wrote just before.
+const EXIT_LINGER: Duration = Duration::from_millis(100);
+
+/// How often a bot with a process limit has its processes counted while arena waits for it.
+const PROCESS_POLL: Duration = Duration::from_millis(100);
+
+/// Limits on what arena accepts from a bot.
+#[derive(Debug, Clone, Copy)]
+pub struct IoLimits {
+    /// Longest line accepted, in bytes, without its newline.
+    pub max_line: usize,
+    /// Bytes of stderr kept in the capture file; the rest is counted and dropped.
+    pub stderr_cap: u64,
+    /// After the game: how long the bot may take to exit once its input is closed, and again
+    /// after SIGTERM, before SIGKILL.
+    pub grace: Duration,
+    /// How messages are delimited: lines, or JSON values for the JSON games.
+    pub framing: Framing,
+}
+
+impl Default for IoLimits {
+    fn default() -> Self {
+        IoLimits {
+            max_line: 64 * 1024,
+            stderr_cap: 1024 * 1024,
+            grace: Duration::from_secs(1),
+            framing: Framing::Lines,
+        }
+    }
+}
+
+/// What waiting for a line from a bot produced.
+#[derive(Debug, PartialEq)]
+pub enum Event {
+    Line(String),
+    /// The deadline passed with no complete line.
+    Timeout,
+    /// The bot closed its output (end of file).
+    Eof,
+    /// The bot's process ended (how, and in words) and left no line.
+    Exited(Exit, String),
+    /// A line longer than the limit.
+    TooLong,
+    /// Bytes that are not UTF-8.
+    NotUtf8,
+    ReadError(String),
+}
+
+impl Event {
+    /// The fault for anything but a line; `waited` says what arena was waiting for.
+    pub fn into_fault(self, waited: &str, max_line: usize) -> Fault {
+        match self {
+            Event::Line(_) => unreachable!("a line is not a fault"),
+            Event::Timeout => {
+                Fault::new(FaultKind::Timeout, format!("timed out {waited}")).because(Cause::Late)
+            }
+            Event::Eof => Fault::new(
+                FaultKind::Crash,
+                format!("closed its output {waited} (end of file)"),
+            )
+            .because(Cause::ClosedOutput),
+            Event::Exited(exit, how) => {
+                let kind = match exit {
+                    Exit::MemoryLimit => FaultKind::Memory,
+                    _ => FaultKind::Crash,
+                };
+                Fault::new(kind, format!("{how} {waited}")).because(Cause::Exited(exit))
+            }
+            Event::TooLong => {
+                Fault::protocol(format!("sent a line longer than {max_line} bytes {waited}"))
+                    .because(Cause::TooLong)
+            }
+            Event::NotUtf8 => Fault::protocol(format!("sent bytes that are not UTF-8 {waited}"))
+                .because(Cause::NotUtf8),
+            Event::ReadError(e) => {
+                Fault::new(FaultKind::Crash, format!("read error {waited}: {e}"))
+                    .because(Cause::ReadError)
+            }
+        }
+    }
+}
+
+/// How a bot's start-up went (`Connection::until_ready`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// It waited for its first input after this long.
+    Ready(Duration),
+    /// It still did not when the startup allowance ran out.
+    Starting,
+    /// Nothing to tell: no process (the terminal), or it ended meanwhile.
+    Unseen,
+}
+
+/// Why a bot did not start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartError {
+    /// The bot's own doing (it exited, or did not open its pipes in time): it loses the game.
+    Bot(Fault),
+    /// arena's or the machine's (no pipe, no folder, no sandbox): the game is no one's fault.
+    Arena(String),
+}
+
+type Lines = FramedRead<Box<dyn AsyncRead + Send + Unpin>, FrameCodec>;
+
+/// A live line connection to a bot (a process, or the terminal).
+pub struct Connection {
+    writer: Box<dyn AsyncWrite + Send + Unpin>,
+    lines: Lines,
+    process: Option<Process>,
+    limits: IoLimits,
+}
+
+impl Connection {
+    /// Start a bot program. For the pipe channel this waits (up to `startup`) until the bot has
+    /// opened both FIFOs, as coco does.
+    pub async fn spawn(
+        spec: &BotSpec,
+        stderr_path: &Path,
+        startup: Duration,
+        limits: IoLimits,
+    ) -> Result<Connection, StartError> {
+        let argv = match &spec.command {
+            BotCommand::Program(argv) => argv,
+            BotCommand::Terminal => return Ok(Self::terminal(limits)),
+            BotCommand::Builtin(_) => unreachable!("built-in bots have no process"),
+        };
+        if let Some(why) = &spec.unstartable {
+            let fault = Fault::new(FaultKind::Crash, why.clone()).because(Cause::NotStarted);
+            return Err(StartError::Bot(fault));
+        }
+        let (process, writer, reader, limits) =
+            launch(spec, argv, stderr_path, startup, limits).await?;
+        Ok(Connection {
+            writer,
+            lines: FramedRead::with_capacity(
+                reader,
+                FrameCodec::new(limits.framing, limits.max_line),
+                LINE_BUFFER,
+            ),
+            process: Some(process),
+            limits,
+        })
+    }
+
+    /// A person playing on this terminal: the stream goes to stdout, moves come from stdin.
+    pub fn terminal(limits: IoLimits) -> Connection {
+        Connection {
+            writer: Box::new(tokio::io::stdout()),
+            lines: FramedRead::new(
+                Box::new(tokio::io::stdin()),
+                FrameCodec::new(limits.framing, limits.max_line),
+            ),
+            process: None,
+            limits,
+        }
+    }
+
+    /// Write lines (each already ending in a newline) and flush them. A frozen bot's pipe takes
+    /// what it can hold; beyond that the bot is let run to read it, rather than blamed for not
+    /// reading.
+    pub async fn send(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        use futures_util::FutureExt;
+        let mut rest = bytes;
+        if self.process.as_ref().is_some_and(|p| p.frozen) {
+            while !rest.is_empty() {
+                match self.writer.write(rest).now_or_never() {
+                    Some(Ok(n)) if n > 0 => rest = &rest[n..],
+                    _ => break,
+                }
+            }
+            if !rest.is_empty() {
+                self.set_frozen(false);
+            }
+        }
+        self.writer.write_all(rest).await?;
+        self.writer.flush().await
+    }
+
+    /// Wait for the next line until `deadline`. Cancel-safe: a partly read line stays buffered.
+    pub async fn next_event(&mut self, deadline: Instant) -> Event {
+        if let Some(event) = self.over_process_limit() {
+            return event;
+        }
+        let mut deadline = deadline;
+        loop {
+            let exited = self.process.as_ref().is_none_or(|p| p.exit.is_some());
+            tokio::select! {
+                biased;
+                item = self.lines.next() => return match item {
+                    Some(Ok(line)) => Event::Line(line),
+                    None => self.eof().await,
+                    Some(Err(LinesCodecError::MaxLineLengthExceeded)) => Event::TooLong,
+                    Some(Err(LinesCodecError::Io(e))) if e.kind() == std::io::ErrorKind::InvalidData => Event::NotUtf8,
+                    Some(Err(LinesCodecError::Io(e))) => Event::ReadError(e.to_string()),
+                },
+                status = async { self.process.as_mut().expect("checked").child.wait().await }, if !exited => {
+                    let exited_at = Instant::now();
+                    let ended = match status {
+                        Ok(s) => self.process.as_mut().expect("checked").ended(s).await,
+                        Err(e) => (Exit::Unknown, format!("could not be waited for: {e}")),
+                    };
+                    self.process.as_mut().expect("checked").exit = Some(ended);
+                    // Its last words may still be in the pipe, or a child may hold it open.
+                    deadline = deadline.min(exited_at + EXIT_LINGER);
+                }
+                // RLIMIT_NPROC counts all of a user's processes and never binds root: count the
+                // bot's group ourselves while it thinks.
+                _ = sleep(PROCESS_POLL), if !exited && self.process.as_ref().is_some_and(Process::counts_processes) => {
+                    if let Some(event) = self.over_process_limit() {
+                        return event;
+                    }
+                }
+                _ = sleep_until(deadline) => {
+                    return match self.process.as_ref().and_then(|p| p.exit.clone()) {
+                        Some((exit, how)) => Event::Exited(exit, how),
+                        None => Event::Timeout,
+                    };
+                }
+            }
+        }
+    }
+
+    /// A bot running more processes than its limit is stopped, and the reason says so. Every
+    /// process below the bot counts, whatever group or session it moved to; the sandbox's own
+    /// do not.
+    fn over_process_limit(&mut self) -> Option<Event> {
+        let p = self.process.as_mut()?;
+        let limit = p.limits.processes?;
+        let running = match &p.cgroup {
+            Some(cgroup) => cgroup.count().saturating_sub(p.wrappers),
+            None => p.root.map_or(0, |root| tree::count(root, p.wrappers)),
+        };
+        if p.exit.is_some() || running as u64 <= limit {
+            return None;
+        }
+        p.kill();
+        let how = format!("was killed: it ran more processes than its limit of {limit}");
+        p.exit = Some((Exit::ProcessLimit, how.clone()));
+        Some(Event::Exited(Exit::ProcessLimit, how))
+    }
+
+    /// Whether the bot's process is known to have ended.
+    pub fn ended(&self) -> bool {
+        self.process.as_ref().is_some_and(|p| p.exit.is_some())
+    }
+
+    /// Stop every process of the bot while it is not to move, so that it cannot use the CPU its
+    /// opponent is timed on; let them run again before it is asked for its move.
+    pub fn set_frozen(&mut self, frozen: bool) {
+        if let Some(p) = self.process.as_mut() {
+            p.set_frozen(frozen);
+        }
+    }
+
+    /// Let the bot start until it waits for its first input (`ready`), it exits, or `deadline`
+    /// passes; then, if `hold`, stop it until it is asked for its first move. How long it took to
+    /// get there, or why not.
+    pub async fn until_ready(&mut self, deadline: Instant, hold: bool) -> Start {
+        let begun = Instant::now();
+        let Some(p) = self.process.as_mut() else {
+            return Start::Unseen;
+        };
+        let start = match (p.input, tree::Root::of(p.pgid)) {
+            (Some(input), Some(root)) => p.until_ready(root, input, begun, deadline).await,
+            _ => Start::Unseen,
+        };
+        if hold {
+            p.set_frozen(true);
+        }
+        start
+    }
+
+    /// How the bot ended, if it ends failing on its own within a moment: asked of a bot whose
+    /// first answer failed, which may be its runtime's complaint that it could not start (`said`,
+    /// what it wrote, is read with its stderr for the words that tell why).
+    pub async fn failed_on_its_own(&mut self, said: &str) -> Option<(Exit, String)> {
+        let p = self.process.as_mut()?;
+        if p.terminated {
+            return None;
+        }
+        // A stopped process could not finish exiting.
+        p.set_frozen(false);
+        let status = match timeout(EXIT_LINGER, p.child.wait()).await {
+            Ok(Ok(status)) if !status.success() => status,
+            _ => return None,
+        };
+        p.capture.wait(EXIT_LINGER).await;
+        let ended = (p.fact(status), p.describe_saying(status, said));
+        p.exit = Some(ended.clone());
+        Some(ended)
+    }
+
+    /// End of the bot's output: usually it exited, and how it did says more than 'end of file'.
+    async fn eof(&mut self) -> Event {
+        let Some(p) = self.process.as_mut() else {
+            return Event::Eof;
+        };
+        if p.exit.is_none()
+            && let Ok(Ok(status)) = timeout(EXIT_LINGER, p.child.wait()).await
+        {
+            p.exit = Some(p.ended(status).await);
+        }
+        match &p.exit {
+            Some((exit, how)) => Event::Exited(*exit, how.clone()),
+            None => Event::Eof,
+        }
+    }
+
+    /// End the connection: close the bot's input, let it exit, then kill its whole group.
+    /// Returns how the process ended (empty for the terminal), and its stderr capture: the last
+    /// of it may still be on its way to the file, and the game needs it there before it is
+    /// recorded, not before the next game starts.
+    pub async fn close(self) -> (String, Capture) {
+        let Connection {
+            writer,
+            lines,
+            process,
+            limits,
+        } = self;
+        drop(writer);
+        drop(lines);
+        match process {
+            Some(p) => p.terminate(limits.grace).await,
+            None => (String::new(), Capture::none()),
+        }
+    }
+}
