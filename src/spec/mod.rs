@@ -442,19 +442,7 @@ fn entrant_of(
 ) -> Result<Entrant> {
     let ForBots { base, game, format, channel, sandbox } = *bots;
     let name = b.name.get_ref();
-    check_name(name).map_err(|e| src.at(Some(b.name.span()), format!("bot name {e}")))?;
-    if let Some(first) = raw
-        .bots
-        .iter()
-        .find(|o| o.name.get_ref() == name && o.name.span() != b.name.span())
-        && first.name.span().start < b.name.span().start
-    {
-        let line = src.text[..first.name.span().start].matches('\n').count() + 1;
-        return Err(src.at(
-            Some(b.name.span()),
-            format!("duplicate bot name '{name}' (first used on line {line})"),
-        ));
-    }
+    check_bot_name(src, raw, b)?;
     let at_command =
         |e: String| src.at(Some(b.command.span()), format!("bot '{name}': {e}"));
     let command = BotCommand::parse(b.command.get_ref(), base).map_err(at_command)?;
@@ -467,25 +455,7 @@ fn entrant_of(
         BotCommand::Builtin(n) => game.check_builtin(n).map_err(at_command)?,
         _ => {}
     }
-    let dir = match &b.dir {
-        None => None,
-        Some(d) => {
-            let p = base.join(d.get_ref());
-            if !p.is_dir() {
-                return Err(src.at(
-                    Some(d.span()),
-                    format!(
-                        "bot '{name}': the directory '{}' does not exist",
-                        p.display()
-                    ),
-                ));
-            }
-            Some(
-                std::path::absolute(&p)
-                    .map_err(Error::io(format!("resolving {}", p.display())))?,
-            )
-        }
-    };
+    let dir = bot_dir(src, base, b)?;
     let seed = b.seed.as_ref().is_some_and(|s| *s.get_ref());
     if let Some(s) = &b.seed
         && seed
@@ -532,10 +502,53 @@ fn entrant_of(
     })
 }
 
+/// A bot's name: well formed, and not one an earlier `[[bot]]` took.
+fn check_bot_name(src: &Source, raw: &Raw, b: &RawBot) -> Result<()> {
+    let name = b.name.get_ref();
+    check_name(name).map_err(|e| src.at(Some(b.name.span()), format!("bot name {e}")))?;
+    if let Some(first) = raw
+        .bots
+        .iter()
+        .find(|o| o.name.get_ref() == name && o.name.span() != b.name.span())
+        && first.name.span().start < b.name.span().start
+    {
+        let line = src.text[..first.name.span().start].matches('\n').count() + 1;
+        return Err(src.at(
+            Some(b.name.span()),
+            format!("duplicate bot name '{name}' (first used on line {line})"),
+        ));
+    }
+    Ok(())
+}
+
+/// A bot's own folder (`dir`), there and absolute; none if it names none.
+fn bot_dir(src: &Source, base: &Path, b: &RawBot) -> Result<Option<PathBuf>> {
+    let name = b.name.get_ref();
+    Ok(match &b.dir {
+        None => None,
+        Some(d) => {
+            let p = base.join(d.get_ref());
+            if !p.is_dir() {
+                return Err(src.at(
+                    Some(d.span()),
+                    format!(
+                        "bot '{name}': the directory '{}' does not exist",
+                        p.display()
+                    ),
+                ));
+            }
+            Some(
+                std::path::absolute(&p)
+                    .map_err(Error::io(format!("resolving {}", p.display())))?,
+            )
+        }
+    })
+}
+
 /// The game: named, or the referee program's, never both unless they agree.
 fn game_of(src: &Source, raw: &Raw) -> Result<&'static GameInfo> {
     let program = &crate::games::program::INFO;
-Ok(match (&raw.game, &raw.referee) {
+    Ok(match (&raw.game, &raw.referee) {
         (Some(g), Some(_)) if g.get_ref() != program.name => {
             return Err(src.at(
                 Some(g.span()),
