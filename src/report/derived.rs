@@ -127,23 +127,9 @@ pub fn write_tables(dir: &Path, inputs: &Inputs, which: Which) -> crate::error::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Places;
-    use crate::failure::Reason;
 
     fn row(id: u64, a: &str, b: &str) -> GameRow {
-        GameRow {
-            id,
-            round: id as u32,
-            seats: vec![a.to_string(), b.to_string()],
-            places: Places::try_from(vec![1, 2]).unwrap(),
-            faults: vec![None, None],
-            reason: Reason::Normal,
-            plies: 10,
-            duration_ms: 1,
-            seed: id,
-            log: format!("logs/game-{id:05}.jsonl"),
-            times: Vec::new(),
-        }
+        GameRow::played(id, &[a, b], &[1, 2])
     }
 
     /// A small gauntlet's folder, which has every file.

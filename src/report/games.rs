@@ -39,6 +39,27 @@ pub struct GameRow {
     pub times: Vec<AnswerTimes>,
 }
 
+#[cfg(test)]
+impl GameRow {
+    /// A game for the tests: `seats` in seat order, placed as `places` says, no one failed,
+    /// in round `id`, its log where a run would write it.
+    pub(crate) fn played(id: u64, seats: &[&str], places: &[u8]) -> GameRow {
+        GameRow {
+            id,
+            round: id as u32,
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            places: crate::games::Places::try_from(places.to_vec()).unwrap(),
+            faults: vec![None; seats.len()],
+            reason: crate::failure::Reason::Normal,
+            plies: 10,
+            duration_ms: 1,
+            seed: id,
+            log: format!("logs/game-{id:05}.jsonl"),
+            times: Vec::new(),
+        }
+    }
+}
+
 impl GameRow {
     pub fn new(id: u64, round: u32, r: &GameRecord) -> GameRow {
         let v = &r.verdict;

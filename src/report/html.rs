@@ -430,22 +430,16 @@ mod tests {
 
     fn row(id: u64, round: u32, a: &str, b: &str, s0: f64) -> GameRow {
         let places = match s0 {
-            1.0 => vec![1, 2],
-            0.0 => vec![2, 1],
-            _ => vec![1, 1],
+            1.0 => [1, 2],
+            0.0 => [2, 1],
+            _ => [1, 1],
         };
         GameRow {
-            id,
             round,
-            seats: vec![a.into(), b.into()],
-            places: crate::games::Places::try_from(places).unwrap(),
-            faults: vec![None, None],
-            reason: crate::failure::Reason::Normal,
             plies: 3,
-            duration_ms: 1,
             seed: 0,
             log: format!("nowhere/game-{id}.jsonl"),
-            times: Vec::new(),
+            ..GameRow::played(id, &[a, b], &places)
         }
     }
 

@@ -341,56 +341,22 @@ pub fn standings_csv(table: &[Standing]) -> Vec<u8> {
     w.into_inner().expect("a Vec takes all")
 }
 
-/// The standings as a table for people.
+/// The standings as a table for people (the columns `columns::COLUMNS` shows), with a note
+/// where a rating is held finite by the fit's prior.
 pub fn standings_text(table: &[Standing]) -> String {
-    if table.first().is_some_and(|t| t.players > 2) {
-        return standings_text_places(table);
-    }
-    let width = table.iter().map(|t| t.bot.len()).max().unwrap_or(3).max(3);
-    let pm = crate::out::symbol("±", "+-");
-    let elo_width = 12 + pm.chars().count();
-    let mut s = format!(
-        "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>elo_width$}  {:>13}  {:>4} {:>4} {:>4}{}\n",
-        "rank",
-        "bot",
-        "games",
-        "won",
-        "drawn",
-        "lost",
-        "score",
-        "elo (95%)",
-        "glicko2 (rd)",
-        "time",
-        "crash",
-        "bad",
-        answer_cells(table, ANSWER_HEADER, "near"),
-    );
-    for t in table {
-        let mark = if t.marked.is_empty() { " " } else { "*" };
-        s.push_str(&format!(
-            "{:>4}  {:<width$}  {:>5}  {:>5} {:>5} {:>5}  {:>7}  {:>6.0}{mark}{pm} {:<4}  {:>6.0} ({:>4.0})  {:>4} {:>4} {:>4}{}\n",
-            t.rank, t.bot, t.games, t.wins, t.draws, t.losses, t.score, t.elo,
-            t.elo_error.map_or("-".to_string(), |e| format!("{e:.0}")),
-            t.glicko2, t.glicko2_rd, t.timeouts, t.crashes, t.illegal,
-            answer_cells(table, &answers(&t.times), &near(&t.times)),
-        ));
-    }
+    let mut s = columns::text(table);
     if table.iter().any(|t| !t.marked.is_empty()) {
-        s.push_str("* won or lost every game: the rating is held finite by the fit's prior.\n");
+        s.push_str(match columns::Form::of(table) {
+            columns::Form::Two => {
+                "* won or lost every game: the rating is held finite by the fit's prior.\n"
+            }
+            columns::Form::Many => {
+                "* first or last in every game: the rating is held finite by the fit's prior.\n"
+            }
+        });
     }
     s
 }
-
-/// The answer times' columns of a line, where the table has them (a game of it was timed).
-fn answer_cells(table: &[Standing], answers: &str, near: &str) -> String {
-    match table.iter().any(|t| t.near_limit.is_some()) {
-        true => format!("  {answers:>16}  {near:>4}"),
-        false => String::new(),
-    }
-}
-
-/// The heading of the answer times' column: the mean answer and the slowest.
-const ANSWER_HEADER: &str = "answer ms (max)";
 
 /// A bot's mean answer and its slowest, in milliseconds: `1.2 (40)`; `-` where none was timed.
 pub fn answers(t: &crate::referee::times::AnswerTimes) -> String {
@@ -406,51 +372,6 @@ pub fn near(t: &crate::referee::times::AnswerTimes) -> String {
         0 => "-".into(),
         _ => t.near.to_string(),
     }
-}
-
-/// The standings of games of more than two players, for people: places and points.
-fn standings_text_places(table: &[Standing]) -> String {
-    let width = table.iter().map(|t| t.bot.len()).max().unwrap_or(3).max(3);
-    let pm = crate::out::symbol("±", "+-");
-    let elo_width = 12 + pm.chars().count();
-    let mut s = format!(
-        "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7}  {:>elo_width$}  {:>13}  {:>13}  {:>4} {:>5} {:>4}{}\n",
-        "rank",
-        "bot",
-        "games",
-        "won",
-        "avg place",
-        "points",
-        "elo (95%)",
-        "glicko2 (rd)",
-        crate::out::symbol("weng-lin (σ)", "weng-lin (sd)"),
-        "time",
-        "crash",
-        "bad",
-        answer_cells(table, ANSWER_HEADER, "near"),
-    );
-    for t in table {
-        let mark = if t.marked.is_empty() { " " } else { "*" };
-        let place = t
-            .average_place
-            .map_or("-".to_string(), |p| format!("{p:.2}"));
-        let weng_lin = t
-            .weng_lin
-            .map_or("-".to_string(), |(r, u)| format!("{r:.1} ({u:.1})"));
-        s.push_str(&format!(
-            "{:>4}  {:<width$}  {:>5}  {:>5}  {:>9}  {:>7.2}  {:>6.0}{mark}{pm} {:<4}  {:>6.0} ({:>4.0})  {:>13}  {:>4} {:>5} {:>4}{}\n",
-            t.rank, t.bot, t.games, t.wins, place, t.score, t.elo,
-            t.elo_error.map_or("-".to_string(), |e| format!("{e:.0}")),
-            t.glicko2, t.glicko2_rd, weng_lin, t.timeouts, t.crashes, t.illegal,
-            answer_cells(table, &answers(&t.times), &near(&t.times)),
-        ));
-    }
-    if table.iter().any(|t| !t.marked.is_empty()) {
-        s.push_str(
-            "* first or last in every game: the rating is held finite by the fit's prior.\n",
-        );
-    }
-    s
 }
 
 /// Each bot's (points, games) against each other bot, indexed like the names; `None` for a pair
@@ -494,21 +415,11 @@ pub fn crosstable_csv(names: &[String], rows: &[GameRow]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Places;
 
     fn row(id: u64, seats: [&str; 4], places: [u8; 4], out: [Option<Reason>; 4]) -> GameRow {
         GameRow {
-            id,
-            round: id as u32,
-            seats: seats.iter().map(|s| s.to_string()).collect(),
-            places: Places::try_from(places.to_vec()).unwrap(),
             faults: out.to_vec(),
-            reason: Reason::Normal,
-            plies: 10,
-            duration_ms: 1,
-            seed: id,
-            log: format!("logs/game-{id:05}.jsonl"),
-            times: Vec::new(),
+            ..GameRow::played(id, &seats, &places)
         }
     }
 
