@@ -58,7 +58,8 @@ pub enum Command {
     },
     /// Rebuild the standings from games.csv records (merging shards and ladders).
     Ratings {
-        /// games.csv files written by `arena run`.
+        /// games.csv files written by `arena run` (or `arena duel`), or the results folders
+        /// that hold them.
         #[arg(required = true)]
         games: Vec<PathBuf>,
         /// Also write standings.csv and crosstable.csv into this folder; shards of one run

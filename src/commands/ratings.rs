@@ -20,7 +20,15 @@ pub fn run(files: &[PathBuf], out: Option<&Path>, partial: bool) -> Result<()> {
     // Files of one number of players: a game of four and a game of two are not the same game
     // (their points and ratings mean other things), and a table of both would mix them.
     let mut players: Option<(usize, &Path)> = None;
-    for f in files {
+    // A results folder stands for its games.csv.
+    let files: Vec<PathBuf> = files
+        .iter()
+        .map(|f| match f.is_dir() {
+            true => f.join("games.csv"),
+            false => f.clone(),
+        })
+        .collect();
+    for f in &files {
         let mut rows = read_games(f).map_err(|e| other_kind(f, e))?;
         // The answer times are in the logs beside the file, as the report reads them.
         let folder = f.parent().unwrap_or(Path::new("."));

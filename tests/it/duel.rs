@@ -283,7 +283,10 @@ fn openings_files_are_played_in_order_and_checked_by_line() {
             )))
             .stderr(predicate::str::contains(why));
     }
+    // Refused before anything is made: no results folder is left behind.
+    let cwd = tempfile::tempdir().unwrap();
     arena()
+        .current_dir(cwd.path())
         .args(["duel", "builtin:random", "builtin:random", "-g", "roshambo"])
         .args(["--random-plies", "4"])
         .assert()
@@ -291,6 +294,7 @@ fn openings_files_are_played_in_order_and_checked_by_line() {
         .stderr(predicate::str::contains(
             "roshambo has no positions to start from",
         ));
+    assert!(!cwd.path().join("results").exists());
 }
 
 /// A strong built-in against `random` reaches H1 long before `--games`, says so, and exits 0;
@@ -750,4 +754,31 @@ fn stderr_or_stdout_line(output: &std::process::Output, start: &str) -> Option<S
                 .collect::<Vec<_>>()
         })
         .find(|l| l.starts_with(start))
+}
+
+/// `arena ratings` takes a results folder for its games.csv: the same table either way.
+#[test]
+fn ratings_of_a_results_folder_are_those_of_its_games_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    arena()
+        .args([
+            "duel",
+            "builtin:random",
+            "builtin:counter",
+            "-g",
+            "roshambo",
+        ])
+        .args(["--games", "4", "--seed", "3", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let table = |path: &std::path::Path| {
+        let output = arena().arg("ratings").arg(path).output().unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let of_folder = table(&out);
+    assert!(of_folder.contains("counter"), "{of_folder}");
+    assert_eq!(of_folder, table(&out.join("games.csv")));
 }

@@ -259,6 +259,10 @@ pub async fn run(args: Options) -> Result<()> {
     }
     let names = names(&args, &bots)?;
     let seed = args.seed.unwrap_or_else(rand::random);
+    // Everything the user gave is checked before a results folder is made: a refused series
+    // leaves none behind.
+    let book = book(&args, &base, seed).await?;
+    let jobs = jobs(&args, &mut bots, spectate.is_some())?;
     let out = match &args.out {
         Some(out) => out.clone(),
         None => default_out(args.kind, game.name)?,
@@ -278,8 +282,6 @@ pub async fn run(args: Options) -> Result<()> {
             args.kind.as_str()
         )));
     }
-    let book = book(&args, &base, seed).await?;
-    let jobs = jobs(&args, &mut bots, spectate.is_some())?;
     announce(&args, &names, seed, jobs, &logs);
 
     let duel = Arc::new(Duel {
