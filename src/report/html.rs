@@ -215,31 +215,50 @@ pub fn drawing_failed(log: &Path) -> String {
     ))
 }
 
-/// Pack every game not packed already (`ready`, by the log's path as the row records it), on
-/// all cores: replaying ten thousand logs is the report's main cost.
-fn packed_games(dir: &Path, logs: &Logs, rows: &[GameRow], ready: &mut Ready) -> Vec<String> {
+/// Games packed at once by each core when the report packs them: a batch is written before
+/// the next is packed, so that a report of many games holds a batch of packs, not all of them.
+const PACK_BATCH: usize = 16;
+
+/// Every game's pack, in the rows' order, a newline between each: those packed already
+/// (`ready`, by the log's path as the row records it), the others packed here on all cores,
+/// a batch at a time: replaying ten thousand logs is the report's main cost.
+fn write_packed_games(
+    out: &mut dyn Write,
+    dir: &Path,
+    logs: &Logs,
+    rows: &[GameRow],
+    ready: &mut Ready,
+) -> std::io::Result<()> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut packed: Vec<Option<String>> = rows.iter().map(|r| ready.remove(&r.log)).collect();
-    let mut todo: Vec<(&GameRow, &mut Option<String>)> = rows
-        .iter()
-        .zip(packed.iter_mut())
-        .filter(|(_, p)| p.is_none())
-        .collect();
-    let chunk = todo.len().div_ceil(threads).max(1);
     let present = &Present::list(dir);
-    std::thread::scope(|s| {
-        for part in todo.chunks_mut(chunk) {
-            s.spawn(move || {
-                for (r, slot) in part {
-                    **slot = Some(match logs.file(r) {
-                        Ok(log) => pack(&log, present),
-                        Err(why) => unshowable(&why),
-                    });
-                }
-            });
+    for (b, batch) in rows.chunks(threads * PACK_BATCH).enumerate() {
+        let mut packed: Vec<Option<String>> = batch.iter().map(|r| ready.remove(&r.log)).collect();
+        let mut todo: Vec<(&GameRow, &mut Option<String>)> = batch
+            .iter()
+            .zip(packed.iter_mut())
+            .filter(|(_, p)| p.is_none())
+            .collect();
+        let chunk = todo.len().div_ceil(threads).max(1);
+        std::thread::scope(|s| {
+            for part in todo.chunks_mut(chunk) {
+                s.spawn(move || {
+                    for (r, slot) in part {
+                        **slot = Some(match logs.file(r) {
+                            Ok(log) => pack(&log, present),
+                            Err(why) => unshowable(&why),
+                        });
+                    }
+                });
+            }
+        });
+        for (i, pack) in packed.iter().enumerate() {
+            if b > 0 || i > 0 {
+                out.write_all(b"\n")?;
+            }
+            out.write_all(pack.as_deref().unwrap_or_default().as_bytes())?;
         }
-    });
-    packed.into_iter().map(|p| p.unwrap_or_default()).collect()
+    }
+    Ok(())
 }
 
 /// JSON to sit inside a `<script>` element: no `<` at all, since `</script>` would end it early
@@ -302,36 +321,51 @@ pub fn render(
         grades: GradesPage::of(dir, input.rows, logs),
         games,
     };
-    let packed = packed_games(dir, logs, input.rows, ready);
-    let packed: Vec<&str> = packed.iter().map(String::as_str).collect();
+    let mut games = |out: &mut dyn Write| write_packed_games(out, dir, logs, input.rows, ready);
     fill(
         out,
         TEMPLATE,
-        &[
-            ("title", &[&escape_html(&input.title)]),
-            ("style", &[STYLE]),
-            ("data", &[&script_json(&data)]),
-            ("games", &packed),
-            ("script", &[SCRIPT]),
+        &mut [
+            ("title", Fill::Text(&[&escape_html(&input.title)])),
+            ("style", Fill::Text(&[STYLE])),
+            ("data", Fill::Text(&[&script_json(&data)])),
+            ("games", Fill::Made(&mut games)),
+            ("script", Fill::Text(&[SCRIPT])),
         ],
     )
 }
 
+/// What a placeholder of the template is filled with.
+enum Fill<'a> {
+    /// Pieces of text, a newline between each.
+    Text(&'a [&'a str]),
+    /// Text written as it is made.
+    Made(&'a mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>),
+}
+
 /// Write the template with each `{{name}}` put in one pass, so that inserted text (a bot's
-/// name, say) is never taken for a placeholder. A value is its pieces, a newline between each.
-fn fill(out: &mut dyn Write, template: &str, values: &[(&str, &[&str])]) -> std::io::Result<()> {
+/// name, say) is never taken for a placeholder.
+fn fill(out: &mut dyn Write, template: &str, values: &mut [(&str, Fill)]) -> std::io::Result<()> {
     let mut rest = template;
     while let Some(at) = rest.find("{{") {
         let end = rest[at..].find("}}").map(|e| at + e);
-        let value = end.and_then(|end| values.iter().find(|(k, _)| *k == &rest[at + 2..end]));
+        let value = end.and_then(|end| {
+            let name = &rest[at + 2..end];
+            values.iter_mut().find(|(k, _)| *k == name)
+        });
         match (end, value) {
-            (Some(end), Some((_, pieces))) => {
+            (Some(end), Some((_, value))) => {
                 out.write_all(&rest.as_bytes()[..at])?;
-                for (i, piece) in pieces.iter().enumerate() {
-                    if i > 0 {
-                        out.write_all(b"\n")?;
+                match value {
+                    Fill::Text(pieces) => {
+                        for (i, piece) in pieces.iter().enumerate() {
+                            if i > 0 {
+                                out.write_all(b"\n")?;
+                            }
+                            out.write_all(piece.as_bytes())?;
+                        }
                     }
-                    out.write_all(piece.as_bytes())?;
+                    Fill::Made(make) => make(out)?,
                 }
                 rest = &rest[end + 2..];
             }
@@ -449,10 +483,56 @@ mod tests {
         fill(
             &mut page,
             "<t>{{title}}</t>{{data}}{{unknown}}{{ {{games}}",
-            &[("title", &["{{data}}"]), ("data", &["D"]), ("games", &["1", "2"])],
+            &mut [
+                ("title", Fill::Text(&["{{data}}"])),
+                ("data", Fill::Text(&["D"])),
+                ("games", Fill::Text(&["1", "2"])),
+            ],
         )
         .unwrap();
         assert_eq!(page, b"<t>{{data}}</t>D{{unknown}}{{ 1\n2");
+    }
+
+    /// Packed a batch at a time, the games still come out one per line, in the rows' order,
+    /// those packed already in their place.
+    #[test]
+    fn games_are_written_batch_after_batch_in_order() {
+        let names = ["a".to_string(), "b".to_string()];
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let n = 2 * threads * PACK_BATCH + 3;
+        let rows: Vec<GameRow> = (1..=n as u64).map(|id| row(id, 1, "a", "b", 1.0)).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let mut ready = Ready::new();
+        ready.insert(rows[20].log.clone(), "PACKED-21".into());
+        let mut page = Vec::new();
+        render(
+            dir.path(),
+            &ReportInput {
+                title: "t".into(),
+                game: crate::games::find("roshambo").unwrap(),
+                params: Vec::new(),
+                format: "duel",
+                names: &names,
+                rows: &rows,
+                players: 2,
+            },
+            &Logs::Own(dir.path().to_path_buf()),
+            &mut ready,
+            &mut page,
+        )
+        .unwrap();
+        let page = String::from_utf8(page).unwrap();
+        let games = page.split(r#"id="arena-games">"#).nth(1).unwrap();
+        let games = &games[..games.find("</script>").unwrap()];
+        let lines: Vec<&str> = games.lines().collect();
+        assert_eq!(lines.len(), n);
+        for (i, line) in lines.iter().enumerate() {
+            match i {
+                20 => assert_eq!(*line, "PACKED-21"),
+                _ => assert!(line.contains(&format!("game-{}.jsonl", i + 1)), "{i}: {line}"),
+            }
+        }
+        assert!(ready.is_empty());
     }
 
     #[test]
