@@ -493,6 +493,24 @@ mod tests {
         assert_eq!(page, b"<t>{{data}}</t>D{{unknown}}{{ 1\n2");
     }
 
+    /// The page of a duel's `rows` in a folder with no logs.
+    fn page_of(title: &str, names: &[String], rows: &[GameRow], ready: &mut Ready) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let mut page = Vec::new();
+        let input = ReportInput {
+            title: title.into(),
+            game: crate::games::find("roshambo").unwrap(),
+            params: Vec::new(),
+            format: "duel",
+            names,
+            rows,
+            players: 2,
+        };
+        let logs = Logs::Own(dir.path().to_path_buf());
+        render(dir.path(), &input, &logs, ready, &mut page).unwrap();
+        String::from_utf8(page).unwrap()
+    }
+
     /// Packed a batch at a time, the games still come out one per line, in the rows' order,
     /// those packed already in their place.
     #[test]
@@ -501,27 +519,9 @@ mod tests {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let n = 2 * threads * PACK_BATCH + 3;
         let rows: Vec<GameRow> = (1..=n as u64).map(|id| row(id, 1, "a", "b", 1.0)).collect();
-        let dir = tempfile::tempdir().unwrap();
         let mut ready = Ready::new();
         ready.insert(rows[20].log.clone(), "PACKED-21".into());
-        let mut page = Vec::new();
-        render(
-            dir.path(),
-            &ReportInput {
-                title: "t".into(),
-                game: crate::games::find("roshambo").unwrap(),
-                params: Vec::new(),
-                format: "duel",
-                names: &names,
-                rows: &rows,
-                players: 2,
-            },
-            &Logs::Own(dir.path().to_path_buf()),
-            &mut ready,
-            &mut page,
-        )
-        .unwrap();
-        let page = String::from_utf8(page).unwrap();
+        let page = page_of("t", &names, &rows, &mut ready);
         let games = page.split(r#"id="arena-games">"#).nth(1).unwrap();
         let games = &games[..games.find("</script>").unwrap()];
         let lines: Vec<&str> = games.lines().collect();
@@ -543,25 +543,7 @@ mod tests {
             "<!--<script>".to_string(),
         ];
         let rows = [row(1, 1, &names[0], &names[1], 1.0)];
-        let dir = tempfile::tempdir().unwrap();
-        let mut page = Vec::new();
-        render(
-            dir.path(),
-            &ReportInput {
-                title: "<title>".into(),
-                game: crate::games::find("roshambo").unwrap(),
-                params: Vec::new(),
-                format: "duel",
-                names: &names,
-                rows: &rows,
-                players: 2,
-            },
-            &Logs::Own(dir.path().to_path_buf()),
-            &mut Ready::new(),
-            &mut page,
-        )
-        .unwrap();
-        let page = String::from_utf8(page).unwrap();
+        let page = page_of("<title>", &names, &rows, &mut Ready::new());
         assert_eq!(page.matches("</script>").count(), 3, "only the page's own");
         assert!(page.contains("&lt;title&gt;"));
         let start = page.find(r#"id="arena-data">"#).unwrap() + r#"id="arena-data">"#.len();
