@@ -1,21 +1,25 @@
 //! The tournament spec (contract: docs/design.md, section Contracts): a TOML file, checked
 //! completely before any game starts. Every error names the file, line and column of what is wrong.
 
-use std::collections::BTreeMap;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde::Deserialize;
 use toml::Spanned;
 
-use crate::bot::{BotCommand, BotSpec, Channel, Limits, Sandbox};
+use crate::bot::{BotSpec, Channel, Limits, Sandbox};
 use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
-use crate::games::{self, GameInfo, Params, line_breaks};
-use crate::format::{self, At, Field, Format, Shape};
+use crate::games::{self, GameInfo, Params};
+use crate::format::{self, Format};
 
+mod bots;
+mod counts;
+mod raw;
 mod words;
+
+use bots::{ForBots, check_bots, check_name, entrant_of, sandbox_of};
+use counts::{check_counts, check_schedule, games_per_bot_of, players_of};
+use raw::{Raw, RawReferee, Source};
 
 /// The largest run arena accepts. Each bound is far beyond a real tournament on one machine and far
 /// below what exhausts its memory: a spec that asks for more is a typo or an attack, and is
@@ -108,76 +112,6 @@ pub struct Spec {
     pub warnings: Vec<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Raw {
-    name: Spanned<String>,
-    /// Absent with a `[referee]`: its game is `referee`.
-    game: Option<Spanned<String>>,
-    referee: Option<Spanned<RawReferee>>,
-    #[serde(default)]
-    format: Option<Spanned<&'static dyn Format>>,
-    games_per_pairing: Option<Spanned<u32>>,
-    rounds: Option<Spanned<u32>>,
-    players: Option<Spanned<i64>>,
-    games_per_bot: Option<Spanned<u32>>,
-    timeout: Option<Spanned<f64>>,
-    startup_timeout: Option<Spanned<f64>>,
-    seed: Option<u64>,
-    jobs: Option<Spanned<usize>>,
-    channel: Option<Channel>,
-    #[serde(default)]
-    ladder: bool,
-    min_free_mb: Option<Spanned<u64>>,
-    sandbox: Option<Spanned<bool>>,
-    sandbox_user: Option<Spanned<String>>,
-    #[serde(default)]
-    ponder: bool,
-    openings: Option<Spanned<String>>,
-    openings_order: Option<Spanned<Order>>,
-    random_plies: Option<Spanned<u32>>,
-    #[serde(default)]
-    params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
-    #[serde(default)]
-    limits: Limits,
-    #[serde(default, rename = "bot")]
-    bots: Vec<RawBot>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawBot {
-    name: Spanned<String>,
-    command: Spanned<String>,
-    dir: Option<Spanned<String>>,
-    channel: Option<Channel>,
-    #[serde(default)]
-    env: BTreeMap<String, String>,
-    seed: Option<Spanned<bool>>,
-    /// Overrides the tournament's limits for this bot, field by field.
-    #[serde(default)]
-    limits: Limits,
-}
-
-/// `[referee]`: a referee program and its own deadlines.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawReferee {
-    command: Spanned<String>,
-    players: Option<Spanned<i64>>,
-    timeout: Option<Spanned<f64>>,
-    startup_timeout: Option<Spanned<f64>>,
-    max_turns: Option<Spanned<i64>>,
-    /// `sdk` for a CodinGame game-engine SDK referee; the `protocol` parameter.
-    protocol: Option<Spanned<String>>,
-    /// How an SDK referee takes its seed; the `seed_form` parameter.
-    seed_form: Option<Spanned<String>>,
-    /// Its own limits: the tournament's `[limits]` are the players' (a JVM referee needs far
-    /// more address space than a bot should get).
-    #[serde(default)]
-    limits: Limits,
-}
-
 /// The spec's `[referee]`, checked: its program exists and its times are in bounds.
 fn referee_of(
     src: &Source,
@@ -211,29 +145,6 @@ fn referee_of(
     Ok(program)
 }
 
-/// Where in the file, for messages: `path:line:column`.
-struct Source<'a> {
-    path: &'a Path,
-    text: &'a str,
-}
-
-impl Source<'_> {
-    fn at(&self, span: Option<Range<usize>>, message: impl std::fmt::Display) -> Error {
-        Error::Spec(self.place(span, message))
-    }
-
-    /// `message` after the place it is about.
-    fn place(&self, span: Option<Range<usize>>, message: impl std::fmt::Display) -> String {
-        let Some(span) = span else {
-            return format!("{}: {message}", self.path.display());
-        };
-        let before = &self.text[..span.start.min(self.text.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        format!("{}:{line}:{column}: {message}", self.path.display())
-    }
-}
-
 fn seconds(
     src: &Source,
     value: &Option<Spanned<f64>>,
@@ -265,58 +176,6 @@ fn param_text(value: &toml::Value) -> Option<String> {
         toml::Value::Float(f) => Some(f.to_string()),
         _ => None,
     }
-}
-
-/// A bot's `dir` inside another's lets one read and write the other's files: refused. Two bots
-/// may share one folder (one program playing under two names).
-fn check_nested_dirs(
-    raw: &[RawBot],
-    bots: &[Entrant],
-) -> std::result::Result<(), (Range<usize>, String)> {
-    for (i, a) in bots.iter().enumerate() {
-        for b in bots.iter() {
-            let (Some(da), Some(db)) = (&a.bot.dir, &b.bot.dir) else {
-                continue;
-            };
-            if da != db && da.starts_with(db) {
-                let span = raw[i].dir.as_ref().map_or(0..0, |d| d.span());
-                return Err((
-                    span,
-                    format!(
-                        "bot '{}': its dir {} is inside bot '{}''s dir {}: each bot's folder \
-                         must be its own, or one bot could read and change the other's files",
-                        a.name,
-                        da.display(),
-                        b.name,
-                        db.display()
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// A name used for folders and tables: printable, no path separators.
-fn check_name(name: &str) -> std::result::Result<(), String> {
-    if name.trim().is_empty() {
-        return Err("must not be empty".into());
-    }
-    // A name is a line of some games' streams: none of the characters a reader ends a line at.
-    if name == "." || name == ".." {
-        return Err(format!(
-            "'{name}' cannot be used: it names a folder that is already there (this one, or the \
-             one above), not a folder of its own"
-        ));
-    }
-    let breaks = line_breaks::find(name).is_some();
-    if breaks || name.contains(['/', '\\', ',', '"']) {
-        return Err(format!(
-            "'{}' cannot be used: names may not contain / \\ , \" or line breaks",
-            line_breaks::shown(name)
-        ));
-    }
-    Ok(())
 }
 
 impl Spec {
@@ -420,131 +279,6 @@ impl Spec {
     }
 }
 
-
-
-/// What every bot of a spec is read against.
-struct ForBots<'a> {
-    base: &'a Path,
-    game: &'static GameInfo,
-    format: &'static dyn Format,
-    channel: Channel,
-    sandbox: &'a Option<Sandbox>,
-}
-
-/// One `[[bot]]`: its name new, its command runnable (or, in a gauntlet, graded as not
-/// started, said in `warnings`), its folder there.
-fn entrant_of(
-    src: &Source,
-    raw: &Raw,
-    b: &RawBot,
-    bots: &ForBots,
-    warnings: &mut Vec<String>,
-) -> Result<Entrant> {
-    let ForBots { base, game, format, channel, sandbox } = *bots;
-    let name = b.name.get_ref();
-    check_bot_name(src, raw, b)?;
-    let at_command =
-        |e: String| src.at(Some(b.command.span()), format!("bot '{name}': {e}"));
-    let command = BotCommand::parse(b.command.get_ref(), base).map_err(at_command)?;
-    match &command {
-        BotCommand::Terminal => {
-            return Err(at_command(
-                "'-' (a person at the terminal) cannot play in a tournament".into(),
-            ));
-        }
-        BotCommand::Builtin(n) => game.check_builtin(n).map_err(at_command)?,
-        _ => {}
-    }
-    let dir = bot_dir(src, base, b)?;
-    let seed = b.seed.as_ref().is_some_and(|s| *s.get_ref());
-    if let Some(s) = &b.seed
-        && seed
-        && !format.takes_reference_bots()
-    {
-        let only = formats_taking(|f| f.takes_reference_bots());
-        return Err(src.at(
-            Some(s.span()),
-            format!("bot '{name}': seed = true is for {only} only"),
-        ));
-    }
-    let mut bot = BotSpec {
-        command,
-        channel: b.channel.unwrap_or(channel),
-        dir,
-        env: b.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        label: b.command.get_ref().clone(),
-        limits: b.limits.or(raw.limits),
-        sandbox: sandbox.clone(),
-        unstartable: None,
-        console: false,
-    };
-    if let Some(missing) = bot.command.missing_script(base, bot.dir.as_deref()) {
-        let said = src.place(Some(b.command.span()), format!("bot '{name}': {missing}"));
-        // A class is graded even when a student handed in nothing: that student's
-        // games are lost, and the others' stand. Anywhere else it is a mistake.
-        if !format.takes_reference_bots() || seed {
-            return Err(Error::Spec(said));
-        }
-        warnings.push(format!(
-            "{said}; graded anyway, as a student of the {}: each of its games is lost by \
-             crash (not started)",
-            format.name()
-        ));
-        bot.unstartable = Some(format!("could not start: {missing}"));
-    }
-    if let Some(sandbox) = &sandbox {
-        sandbox.check_reachable(&bot).map_err(at_command)?;
-    }
-    Ok(Entrant {
-        name: name.clone(),
-        bot,
-        seed,
-    })
-}
-
-/// A bot's name: well formed, and not one an earlier `[[bot]]` took.
-fn check_bot_name(src: &Source, raw: &Raw, b: &RawBot) -> Result<()> {
-    let name = b.name.get_ref();
-    check_name(name).map_err(|e| src.at(Some(b.name.span()), format!("bot name {e}")))?;
-    if let Some(first) = raw
-        .bots
-        .iter()
-        .find(|o| o.name.get_ref() == name && o.name.span() != b.name.span())
-        && first.name.span().start < b.name.span().start
-    {
-        let line = src.text[..first.name.span().start].matches('\n').count() + 1;
-        return Err(src.at(
-            Some(b.name.span()),
-            format!("duplicate bot name '{name}' (first used on line {line})"),
-        ));
-    }
-    Ok(())
-}
-
-/// A bot's own folder (`dir`), there and absolute; none if it names none.
-fn bot_dir(src: &Source, base: &Path, b: &RawBot) -> Result<Option<PathBuf>> {
-    let name = b.name.get_ref();
-    Ok(match &b.dir {
-        None => None,
-        Some(d) => {
-            let p = base.join(d.get_ref());
-            if !p.is_dir() {
-                return Err(src.at(
-                    Some(d.span()),
-                    format!(
-                        "bot '{name}': the directory '{}' does not exist",
-                        p.display()
-                    ),
-                ));
-            }
-            Some(
-                std::path::absolute(&p)
-                    .map_err(Error::io(format!("resolving {}", p.display())))?,
-            )
-        }
-    })
-}
-
 /// The game: named, or the referee program's, never both unless they agree.
 fn game_of(src: &Source, raw: &Raw) -> Result<&'static GameInfo> {
     let program = &crate::games::program::INFO;
@@ -622,178 +356,6 @@ fn params_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<Params>
         })
 }
 
-/// The numbers of a spec within their bounds, and each for the formats it is for.
-fn check_counts(src: &Source, raw: &Raw, format: &dyn Format, players: usize) -> Result<()> {
-    if let Some(j) = &raw.jobs
-        && !(1..=bounds::JOBS).contains(j.get_ref())
-    {
-        return Err(src.at(
-            Some(j.span()),
-            format!("jobs must be from 1 to {}", bounds::JOBS),
-        ));
-    }
-    if let Some(m) = &raw.min_free_mb
-        && *m.get_ref() > bounds::MIN_FREE_MB
-    {
-        return Err(src.at(
-            Some(m.span()),
-            format!(
-                "min_free_mb must be from 0 (no check) to {} MiB",
-                bounds::MIN_FREE_MB
-            ),
-        ));
-    }
-    if let Some(g) = &raw.games_per_pairing {
-        let n = *g.get_ref();
-        let refused = match format.takes_games_per_pairing() {
-            Err(why) => Err(why.to_string()),
-            Ok(()) => format.check_games_per_pairing(n, players),
-        };
-        refused.map_err(|e| src.at(Some(g.span()), e))?;
-        if !(1..=bounds::GAMES_PER_PAIRING).contains(&n) {
-            return Err(src.at(
-                Some(g.span()),
-                format!(
-                    "games_per_pairing must be from 1 to {}",
-                    bounds::GAMES_PER_PAIRING
-                ),
-            ));
-        }
-    }
-    if let Some(r) = &raw.rounds {
-        if !format.takes_rounds() {
-            let only = formats_taking(|f| f.takes_rounds());
-            return Err(src.at(Some(r.span()), format!("rounds is for {only} only")));
-        }
-        if !(1..=bounds::ROUNDS).contains(r.get_ref()) {
-            return Err(src.at(
-                Some(r.span()),
-                format!("rounds must be from 1 to {}", bounds::ROUNDS),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The sandbox every bot runs in, if the spec asks for one: bwrap there and the user known.
-fn sandbox_of(src: &Source, raw: &Raw) -> Result<Option<Sandbox>> {
-    let sandboxed = raw.sandbox.as_ref().is_some_and(|s| *s.get_ref());
-    let sandbox = match raw.sandbox.as_ref().filter(|_| sandboxed) {
-        Some(s) => {
-            Sandbox::bwrap().map_err(|e| src.at(Some(s.span()), e))?;
-            let user = raw.sandbox_user.as_ref();
-            let name = user.map_or(Sandbox::DEFAULT_USER, |u| u.get_ref().as_str());
-            Some(Sandbox::new(name).map_err(|e| src.at(user.map(|u| u.span()), e))?)
-        }
-        None => None,
-    };
-    if let Some(u) = raw.sandbox_user.as_ref().filter(|_| !sandboxed) {
-        return Err(src.at(Some(u.span()), "sandbox_user needs sandbox = true"));
-    }
-    Ok(sandbox)
-}
-
-/// The bots together: enough of them for the format and the game, each in a folder of its own.
-fn check_bots(
-    src: &Source,
-    raw: &Raw,
-    bots: &[Entrant],
-    format: &dyn Format,
-    players: usize,
-) -> Result<()> {
-    let whole = Some(0..0);
-    check_nested_dirs(&raw.bots, bots).map_err(|(at, e)| src.at(Some(at), e))?;
-    if bots.len() < 2 {
-        return Err(src.at(
-            whole,
-            format!(
-                "a tournament needs at least two [[bot]] entries, found {}",
-                bots.len()
-            ),
-        ));
-    }
-    format.check_field(&field(bots, players)).map_err(|(at, e)| {
-        let span = match at {
-            At::Whole => whole.clone(),
-            At::Bot(i) => Some(raw.bots[i].name.span()),
-        };
-        src.at(span, e)
-    })?;
-    if bots.len() < players {
-        return Err(src.at(
-            whole,
-            format!(
-                "games of {players} players need at least {players} bots, this spec has {}",
-                bots.len()
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// The field the spec's bots make for games of `players`.
-fn field(bots: &[Entrant], players: usize) -> Field {
-    Field {
-        bots: bots.len(),
-        seeds: bots.iter().filter(|b| b.seed).count(),
-        players,
-    }
-}
-
-/// The formats that take what `takes` asks, as an error names them: `the swiss format`.
-fn formats_taking(takes: impl Fn(&dyn Format) -> bool) -> String {
-    match &format::those_taking(takes)[..] {
-        [one] => format!("the {one} format"),
-        many => format!("the {} formats", many.join(", ")),
-    }
-}
-
-/// The schedule within its bound, and a fixed one possible (seats, pods, reference bots).
-fn check_schedule(
-    src: &Source,
-    raw: &Raw,
-    format: &'static dyn Format,
-    bots: &[Entrant],
-    players: usize,
-    (games_per_pairing, games_per_bot): (u32, u32),
-) -> Result<()> {
-    let whole = Some(0..0);
-    let field = field(bots, players);
-    let schedule = format.games_per_cycle(&field, games_per_pairing, games_per_bot);
-    if schedule > bounds::SCHEDULE {
-        let per = match format.takes_games_per_bot() {
-            true => format!("{games_per_bot} per bot"),
-            false => format!("{games_per_pairing} per pairing"),
-        };
-        return Err(src.at(
-            raw.games_per_pairing
-                .as_ref()
-                .or(raw.games_per_bot.as_ref())
-                .map(|g| g.span())
-                .or(whole),
-            format!(
-                "this schedule has {schedule} games ({} bots, {} format, {per}); at most {} \
-                 are played in one run: {}",
-                bots.len(),
-                format.name(),
-                bounds::SCHEDULE,
-                format.fewer_games(players)
-            ),
-        ));
-    }
-    let shape = Shape {
-        format,
-        players,
-        games_per_pairing,
-        games_per_bot,
-        seed: raw.seed.unwrap_or(DEFAULT_SEED),
-    };
-    shape.check(field.bots, field.seeds).map_err(|e| {
-        let at = raw.games_per_bot.as_ref().map(|g| g.span());
-        src.at(at.or(raw.format.as_ref().map(|f| f.span())), e)
-    })
-}
-
 /// The openings the spec asks for, their file read and every position in it checked.
 fn openings_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<Option<Openings>> {
     let random_plies = match &raw.random_plies {
@@ -842,89 +404,10 @@ fn openings_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<Optio
     }))
 }
 
-/// How many play each game: the game's number; for a game that takes several, the spec's
-/// `players`, for a referee program's `[referee] players` (2 unless said).
-fn players_of(src: &Source, raw: &Raw, game: &'static GameInfo) -> Result<usize> {
-    let from_referee = raw
-        .referee
-        .as_ref()
-        .and_then(|r| r.get_ref().players.as_ref());
-    let given = match (&raw.players, from_referee) {
-        (Some(p), Some(_)) => {
-            return Err(src.at(
-                Some(p.span()),
-                "players is said in [referee]: leave it out here",
-            ));
-        }
-        (Some(p), None) | (None, Some(p)) => Some(p),
-        (None, None) => None,
-    };
-    let (low, high) = (*game.players.start(), *game.players.end());
-    let Some(p) = given else {
-        if low == high || raw.referee.is_some() {
-            return Ok(low);
-        }
-        return Err(src.at(
-            Some(0..0),
-            format!(
-                "{} is played by {}: say how many play each game with players = N",
-                game.name,
-                game.players_text()
-            ),
-        ));
-    };
-    let n = *p.get_ref();
-    if n < low as i64 || n > high as i64 {
-        let what = if raw.referee.is_some() {
-            "a referee program's game"
-        } else {
-            game.name
-        };
-        return Err(src.at(
-            Some(p.span()),
-            format!("players = {n}: {what} is played by {}", game.players_text()),
-        ));
-    }
-    Ok(n as usize)
-}
-
-/// Pods: `games_per_bot`, which the format needs and no other takes.
-fn games_per_bot_of(src: &Source, raw: &Raw, format: &dyn Format) -> Result<u32> {
-    match (&raw.games_per_bot, format.takes_games_per_bot()) {
-        (None, true) => Err(src.at(
-            raw.format.as_ref().map(|f| f.span()),
-            format!(
-                "format = \"{}\" needs games_per_bot: how many games each bot plays",
-                format.name()
-            ),
-        )),
-        (None, false) => Ok(0),
-        (Some(g), true) => {
-            let n = *g.get_ref();
-            if !(1..=bounds::GAMES_PER_PAIRING).contains(&n) {
-                return Err(src.at(
-                    Some(g.span()),
-                    format!(
-                        "games_per_bot must be from 1 to {}",
-                        bounds::GAMES_PER_PAIRING
-                    ),
-                ));
-            }
-            Ok(n)
-        }
-        (Some(g), false) => {
-            let only = formats_taking(|f| f.takes_games_per_bot());
-            Err(src.at(
-                Some(g.span()),
-                format!("games_per_bot is for {only} only (the others: games_per_pairing)"),
-            ))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bot::BotCommand;
 
     const GOOD: &str = r#"name = "class"
 game = "royalur"
