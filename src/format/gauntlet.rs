@@ -1,7 +1,7 @@
 //! Gauntlet: every bot plays the reference bots (`seed = true`), not each other; its grades
 //! say how each fared against them.
 
-use super::{Plan, At, Field, Format, Schedule, Shape, choose};
+use super::{At, Field, Format, Plan, Schedule, Shape, choose};
 use crate::schedule::round_robin::{check_gauntlet, gauntlet, gauntlet_groups};
 
 pub struct Gauntlet;

@@ -136,7 +136,7 @@ pub trait Format: Sync {
 
     /// What to change when a schedule has too many games.
     fn fewer_games(&self, _players: usize) -> &'static str {
-        "lower games_per_pairing or split the bots into groups"
+        FEWER_PAIRINGS
     }
 
     /// Whether its games depend on its own results (paired by round): such a run cannot be
@@ -191,6 +191,9 @@ fn names() -> &'static [&'static str] {
         std::sync::LazyLock::new(|| ALL.iter().map(|f| f.name()).collect());
     &NAMES
 }
+
+/// What to change when a schedule of pairings has too many games.
+const FEWER_PAIRINGS: &str = "lower games_per_pairing or split the bots into groups";
 
 /// The refusal of `games_per_pairing = n` that does not rotate a group's seats whole; `or`
 /// says what else the format takes.

@@ -1,7 +1,7 @@
 //! Pods: games of more players than a round-robin of every group can take. Every bot plays the
 //! same number of games (`games_per_bot`), pairs and seats as even as the design allows.
 
-use super::{Plan, Field, Format, Schedule, Shape};
+use super::{Field, Format, Plan, Schedule, Shape};
 use crate::schedule::pods::{check as check_pods, schedule};
 
 pub struct Pods;

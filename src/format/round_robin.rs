@@ -1,7 +1,7 @@
 //! Round-robin: every pairing (every group of the game's players) plays `games_per_pairing`
 //! games, seats rotating.
 
-use super::{Plan, Field, Format, Schedule, Shape, choose};
+use super::{FEWER_PAIRINGS, Field, Format, Plan, Schedule, Shape, choose};
 use crate::schedule::round_robin::{check_groups, groups, round_robin};
 
 pub struct RoundRobin;
@@ -22,7 +22,7 @@ impl Format for RoundRobin {
 
     fn fewer_games(&self, players: usize) -> &'static str {
         match players {
-            2 => "lower games_per_pairing or split the bots into groups",
+            2 => FEWER_PAIRINGS,
             _ => {
                 "play format = \"pods\" (every bot the same number of games, pairs and seats balanced)"
             }
