@@ -6,15 +6,12 @@
 //! other bot twice (seats alternating): the well-behaved `builtin:counter` (so the two good
 //! programs, random.py and counter, also meet) and each hostile bot, which thus plays both seeds
 //! twice. One test checks everything the run shows (each check a line of its failure), so that
-//! the run's half-minute of deadlines takes one test thread, not one per check. (`run()` keeps
-//! it to one play should another test share it; under nextest, one process per test, such
-//! tests would play it one at a time.)
+//! the run's half-minute of deadlines takes one test thread, not one per check.
 //! The sandbox case is a small tournament of its own (`sandbox = true`).
 //! Set `HOSTILE_KEEP=1` to keep the results folder (its path is printed).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::common::*;
@@ -246,15 +243,6 @@ fn play() -> Run {
     }
 }
 
-/// The tournament, played once for all the tests of this file.
-fn run() -> &'static Run {
-    static RUN: OnceLock<Run> = OnceLock::new();
-    RUN.get_or_init(|| {
-        let _one = one_at_a_time("hostile");
-        play()
-    })
-}
-
 /// What a hostile bot's games must show.
 #[derive(Clone, Copy)]
 enum Expect {
@@ -343,7 +331,7 @@ fn fault_delay_us(g: &Game, seat: usize) -> u64 {
 
 #[test]
 fn hostile_bots_lose_with_the_right_reason_and_leave_nothing() {
-    let run = run();
+    let run = &play();
     assert_eq!(
         run.status,
         Some(0),

@@ -233,13 +233,6 @@ fn beside_others() {
     });
 }
 
-/// Hold the lock file `name` exclusively until the guard drops: for work that several tests
-/// share in one `cargo test` process (a `OnceLock`) but that nextest, one process per test,
-/// would do once per test at the same time, loading the machine past what its deadlines allow.
-pub fn one_at_a_time(name: &str) -> nix::fcntl::Flock<std::fs::File> {
-    lock_file(name, nix::fcntl::FlockArg::LockExclusive)
-}
-
 /// `arena run SPEC --out OUT`, to add options to and assert on.
 pub fn run_into(spec: impl AsRef<std::ffi::OsStr>, out: impl AsRef<std::ffi::OsStr>) -> Command {
     let mut cmd = arena();
