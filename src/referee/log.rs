@@ -451,22 +451,33 @@ impl GameLog {
 
     pub fn sent(&mut self, seat: Seat, line: &str) {
         let t = self.micros();
-        self.write(&Entry::Sent {
-            t,
-            to: seat.index(),
-            line: Cow::Borrowed(line),
-        });
+        self.write_move(t, "to", seat.index(), line);
     }
 
     /// Returns the time logged, in microseconds since the start.
     pub fn received(&mut self, seat: Seat, line: &str) -> u64 {
         let t = self.micros();
-        self.write(&Entry::Received {
-            t,
-            from: seat.index(),
-            line: Cow::Borrowed(line),
-        });
+        self.write_move(t, "from", seat.index(), line);
         t
+    }
+
+    /// A move's entry (`Entry::Sent`, `key` "to", or `Entry::Received`, "from"), byte for byte
+    /// as serde writes it (`move_entries_are_what_serde_writes`), without its serializer's walk
+    /// of the entry: these are nearly every line of a log, two a round (bench/README.md, issue
+    /// 45). The line goes through the same escaping as every entry's text.
+    fn write_move(&mut self, t: u64, key: &str, seat: usize, line: &str) {
+        if self.error.is_some() {
+            return;
+        }
+        let out = &mut self.out;
+        let r = write!(out, "{{\"t\":{t},\"{key}\":{seat},\"line\":")
+            .and_then(|()| {
+                crate::games::line_breaks::write_json(&mut *out, line).map_err(std::io::Error::from)
+            })
+            .and_then(|()| out.write_all(b"}\n"));
+        if let Err(e) = r {
+            self.error = Some(e);
+        }
     }
 
     pub fn spectators(&mut self, line: &str) {
@@ -904,6 +915,45 @@ mod tests {
         }
         let err = serde_json::from_str::<Entry>(r#"{"t":1,"line":"x"}"#).unwrap_err();
         assert!(err.to_string().contains("not a log entry"), "{err}");
+    }
+
+    /// The moves' entries written by hand are serde's, whatever the line holds.
+    #[test]
+    fn move_entries_are_what_serde_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let lines = [
+            "ROCK",
+            "",
+            "say \"hi\" \\ /",
+            "tab\tcr\rnul\u{0}del\u{7f}",
+            "é 😀 \u{85} \u{2028} \u{2029}",
+            "{\"json\": [1, 2]}",
+        ];
+        let path = dir.path().join("game.jsonl");
+        let (mut log, _) = GameLog::create(&path, header(), None).unwrap();
+        let mut expected = String::new();
+        for (i, line) in lines.iter().enumerate() {
+            let seat = Seat::new(i % 2).unwrap();
+            log.sent(seat, line);
+            log.received(seat, line);
+            for entry in [
+                Entry::Sent { t: 0, to: i % 2, line: Cow::Borrowed(line) },
+                Entry::Received { t: 0, from: i % 2, line: Cow::Borrowed(line) },
+            ] {
+                expected.push_str(&crate::games::line_breaks::json(&entry));
+                expected.push('\n');
+            }
+        }
+        log.finish(serde_json::json!({})).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        // The times differ; everything else is the same.
+        let untimed = |l: &str| {
+            let rest = l.strip_prefix("{\"t\":").unwrap();
+            rest[rest.find(',').unwrap()..].to_string()
+        };
+        let written: Vec<String> = text.lines().skip(1).take(2 * lines.len()).map(untimed).collect();
+        let wanted: Vec<String> = expected.lines().map(untimed).collect();
+        assert_eq!(written, wanted);
     }
 
     /// A report reads every line of every log: a line's text is the log's own, not a copy,

@@ -148,7 +148,7 @@ impl Link {
                 bytes.extend_from_slice(l.as_bytes());
                 bytes.push(b'\n');
             }
-            match tokio::time::timeout_at(deadline, self.conn.send(&bytes)).await {
+            match self.conn.send(&bytes, allowance).await {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {
                     return Err(

@@ -135,7 +135,7 @@ impl Wire<'_> {
             if let SeatIo::Remote { conn, broken } = &mut state.io
                 && broken.is_none()
             {
-                *broken = match tokio::time::timeout(self.timeout, conn.send(buf)).await {
+                *broken = match conn.send(buf, self.timeout).await {
                     Ok(Ok(())) => None,
                     // Ended while it started (a runtime that could not): what it said and how it
                     // ended, read next, tell more than its closed input.

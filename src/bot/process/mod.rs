@@ -187,25 +187,39 @@ impl Connection {
         }
     }
 
-    /// Write lines (each already ending in a newline) and flush them. A frozen bot's pipe takes
-    /// what it can hold; beyond that the bot is let run to read it, rather than blamed for not
+    /// Write lines (each already ending in a newline) and flush them, waiting at most `within`
+    /// for the bot to take them (`Err`: it did not). Most moves fit in the pipe and are written
+    /// at once, with no timer made (bench/README.md, issue 45). A frozen bot's pipe takes what
+    /// it can hold; beyond that the bot is let run to read it, rather than blamed for not
     /// reading.
-    pub async fn send(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+    pub async fn send(
+        &mut self,
+        bytes: &[u8],
+        within: Duration,
+    ) -> Result<std::io::Result<()>, tokio::time::error::Elapsed> {
         use futures_util::FutureExt;
         let mut rest = bytes;
-        if self.process.as_ref().is_some_and(|p| p.frozen) {
-            while !rest.is_empty() {
-                match self.writer.write(rest).now_or_never() {
-                    Some(Ok(n)) if n > 0 => rest = &rest[n..],
-                    _ => break,
-                }
-            }
-            if !rest.is_empty() {
-                self.set_frozen(false);
+        while !rest.is_empty() {
+            match self.writer.write(rest).now_or_never() {
+                Some(Ok(n)) if n > 0 => rest = &rest[n..],
+                Some(Err(e)) => return Ok(Err(e)),
+                _ => break,
             }
         }
-        self.writer.write_all(rest).await?;
-        self.writer.flush().await
+        if rest.is_empty()
+            && let Some(flushed) = self.writer.flush().now_or_never()
+        {
+            return Ok(flushed);
+        }
+        if !rest.is_empty() && self.process.as_ref().is_some_and(|p| p.frozen) {
+            self.set_frozen(false);
+        }
+        let writer = &mut self.writer;
+        timeout(within, async move {
+            writer.write_all(rest).await?;
+            writer.flush().await
+        })
+        .await
     }
 
     /// Wait for the next line until `deadline`. Cancel-safe: a partly read line stays buffered.
@@ -355,5 +369,38 @@ impl Connection {
             Some(p) => p.terminate(limits.grace).await,
             None => (String::new(), Capture::none()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::Channel;
+
+    /// A bot that never reads: a move that fits in its pipe is written at once, and one that
+    /// does not waits the allowance given and no longer, whether the bot is frozen or not.
+    #[tokio::test]
+    async fn a_send_waits_only_when_the_pipe_is_full_and_then_at_most_its_allowance() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = BotSpec::parse("sleep 30", dir.path(), Channel::Stdio).unwrap();
+        let stderr = dir.path().join("stderr");
+        let limits = IoLimits::default();
+        let mut conn = Connection::spawn(&spec, &stderr, Duration::from_secs(5), limits)
+            .await
+            .unwrap();
+        let started = Instant::now();
+        assert!(matches!(conn.send(b"ROCK\n", Duration::ZERO).await, Ok(Ok(()))));
+        let pipe_and_more = vec![b'x'; 1 << 20];
+        for frozen in [false, true] {
+            conn.set_frozen(frozen);
+            let before = Instant::now();
+            let sent = conn.send(&pipe_and_more, Duration::from_millis(300)).await;
+            let waited = before.elapsed();
+            assert!(sent.is_err(), "a full pipe, never read, took the bytes: {sent:?}");
+            assert!(waited >= Duration::from_millis(300), "{waited:?}");
+            assert!(waited < Duration::from_secs(10), "{waited:?}");
+        }
+        assert!(started.elapsed() < Duration::from_secs(20));
+        conn.close().await;
     }
 }

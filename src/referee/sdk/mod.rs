@@ -628,7 +628,7 @@ impl Table<'_> {
         let Some(conn) = state.conn.as_mut() else {
             return;
         };
-        let sent = tokio::time::timeout(setup.timeout.max(Duration::from_secs(1)), conn.send(&bytes));
+        let sent = conn.send(&bytes, setup.timeout.max(Duration::from_secs(1)));
         let failed = match sent.await {
             Ok(Ok(())) => None,
             Ok(Err(e)) => Some(
