@@ -7,6 +7,7 @@ pub mod chunk;
 pub mod cgroup;
 pub mod controllers;
 pub mod framing;
+pub mod procfs;
 pub mod process;
 pub mod reaper;
 pub mod ready;

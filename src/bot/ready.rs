@@ -148,7 +148,7 @@ enum Alone {
 /// its input.
 fn alone(root: tree::Root, input: FileId) -> Alone {
     let pid = root.pid().as_raw();
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+    let Ok(stat) = super::procfs::read(format!("/proc/{pid}/stat")) else {
         return Alone::Unsure;
     };
     let Some((_, rest)) = stat.rsplit_once(')') else {
@@ -163,7 +163,7 @@ fn alone(root: tree::Root, input: FileId) -> Alone {
     if fields.first() == Some(&"R") {
         return Alone::Running;
     }
-    let no_child = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+    let no_child = super::procfs::read(format!("/proc/{pid}/task/{pid}/children"))
         .is_ok_and(|c| c.trim().is_empty());
     match no_child
         && matches!(syscall(pid, pid), Call::In(nr, args)
@@ -184,7 +184,7 @@ enum Call {
 
 /// The system call a thread is blocked in, with its arguments.
 fn syscall(pid: i32, tid: i32) -> Call {
-    let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/syscall")) else {
+    let Ok(text) = super::procfs::read(format!("/proc/{pid}/task/{tid}/syscall")) else {
         // Gone meanwhile, or not ours to read.
         return match std::path::Path::new(&format!("/proc/{pid}/task/{tid}")).exists() {
             true => Call::Unknown,
@@ -238,7 +238,7 @@ fn is_input(pid: i32, fd: u64, input: FileId) -> bool {
 
 /// Whether the epoll set `epfd` of process `pid` watches the bot's input.
 fn epoll_watches(pid: i32, epfd: u64, input: FileId) -> bool {
-    let Ok(info) = std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{epfd}")) else {
+    let Ok(info) = super::procfs::read(format!("/proc/{pid}/fdinfo/{epfd}")) else {
         return false;
     };
     info.lines()
@@ -258,12 +258,12 @@ fn holds_input(pid: i32, input: FileId) -> bool {
 
 /// A thread's time on the CPU so far, in nanoseconds (its schedstat, else its stat's ticks).
 fn cpu_ns(pid: i32, tid: i32) -> u64 {
-    if let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/schedstat"))
+    if let Ok(text) = super::procfs::read(format!("/proc/{pid}/task/{tid}/schedstat"))
         && let Some(ns) = text.split_whitespace().next().and_then(|w| w.parse().ok())
     {
         return ns;
     }
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/stat")) else {
+    let Ok(stat) = super::procfs::read(format!("/proc/{pid}/task/{tid}/stat")) else {
         return 0;
     };
     let Some((_, rest)) = stat.rsplit_once(')') else {

@@ -157,7 +157,7 @@ fn scan_children() -> Vec<i32> {
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
         .filter(|pid| {
             // The parent pid is the 4th field, after the command name in parentheses.
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            super::procfs::read(format!("/proc/{pid}/stat"))
                 .ok()
                 .and_then(|s| s.rsplit_once(')').map(|(_, rest)| rest.to_string()))
                 .and_then(|rest| rest.split_whitespace().nth(1)?.parse::<i32>().ok())

@@ -25,7 +25,7 @@ fn children(pid: i32, into: &mut Vec<i32>) {
     };
     for task in tasks.flatten() {
         let path = task.path().join("children");
-        if let Ok(text) = std::fs::read_to_string(path) {
+        if let Ok(text) = super::procfs::read(path) {
             into.extend(
                 text.split_whitespace()
                     .filter_map(|p| p.parse::<i32>().ok()),
@@ -64,7 +64,7 @@ impl Root {
 
 /// When a process started, in clock ticks since boot (the 22nd field of its stat).
 fn start_time(pid: i32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let stat = super::procfs::read(format!("/proc/{pid}/stat")).ok()?;
     stat.rsplit_once(')')?
         .1
         .split_whitespace()
@@ -144,7 +144,7 @@ fn wait_stopped(pids: &[Pid]) {
 
 /// A process's state letter from /proc (`R`, `S`, `T` for stopped, `Z`...); `None` once gone.
 fn state(pid: i32) -> Option<char> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let stat = super::procfs::read(format!("/proc/{pid}/stat")).ok()?;
     stat.rsplit_once(')')?.1.trim_start().chars().next()
 }
 

@@ -658,6 +658,21 @@ fn a_bot_not_to_move_cannot_steal_cpu_as_nobody() {
     }
 }
 
+/// As nobody, where arena freezes a bot by walking its process tree in /proc: a bot named with
+/// bytes that are not UTF-8 (its spinners inherit the name) is still seen, frozen and swept.
+#[test]
+#[ignore = "needs root: CI runs it as root (cargo test -- --include-ignored)"]
+fn a_bot_not_to_move_cannot_steal_cpu_under_a_name_that_is_not_utf8() {
+    serial();
+    assert!(nobody_possible());
+    let f = fairness(2, false, "badname", true);
+    assert_fair(
+        &f,
+        2,
+        "spinners named in bytes that are not UTF-8, arena as nobody",
+    );
+}
+
 /// Control: with `--ponder` nothing is frozen, the 8 spinners (each in a session of its own, so
 /// that autogroup gives each a full share) share the 2 cores with the honest bot, whose 0.3 s of
 /// CPU then take over 1 s: it times out. This shows the tests above can fail. (With the spinners

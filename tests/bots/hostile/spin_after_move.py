@@ -7,7 +7,9 @@ MODE `children` (default): the spinners are its children (in its session: where 
 shares the CPU between sessions, autogroup, they get one session's share). MODE `sessions`: each
 spinner is a child that calls setsid (a session, and a CPU share, of its own). MODE `orphans`: each
 spinner is double-forked into a session of its own (the middle exits), so it is re-parented to
-arena and is no longer below the bot.
+arena and is no longer below the bot. MODE `badname`: as `sessions`, and the bot renames itself
+(its `comm`, which its spinners inherit) to bytes that are not UTF-8, as any process may, so that
+/proc/PID/stat is not valid UTF-8 and a reader that insists on text loses sight of the processes.
 
 Every process is a fork of the bot (its command line holds the MARKER); each gives up 60 s after
 the bot started, so a failed test does not leave them running for ever.
@@ -28,6 +30,10 @@ marker = sys.argv[1]
 mode = sys.argv[2] if len(sys.argv) > 2 else "children"
 BEAT = os.open(sys.argv[3], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666) if len(sys.argv) > 3 else None
 T0 = time.time()
+if mode == "badname":
+    import ctypes
+
+    ctypes.CDLL(None).prctl(15, b"\xff\xfe\xfd", 0, 0, 0)  # PR_SET_NAME
 SPINNERS = 8
 ROSETTES = (4, 8, 14)
 SHARED = range(5, 13)
@@ -58,7 +64,7 @@ def spinner():
     """Start one spinner; returns its pid when it is a child."""
     pid = os.fork()
     if pid == 0:
-        if mode == "sessions":
+        if mode in ("sessions", "badname"):
             os.setsid()
         if mode == "orphans":
             os.setsid()
