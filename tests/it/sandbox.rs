@@ -170,12 +170,14 @@ fn a_bot_cannot_escape_the_sandbox_of_an_arena_run_as_a_user() {
     escape(true);
 }
 
-/// A bot cannot type into the terminal arena runs on: it has none (a session of its own), with
-/// or without the sandbox. arena runs under `script`, which gives it a terminal.
+/// A bot cannot type into the terminal arena runs on: it has none, with or without the sandbox.
+/// arena runs under `script`, which gives it a terminal (the bot gets a session of its own), and
+/// under `setsid`, which leaves it none (the bot shares arena's session, where no terminal can be
+/// had).
 #[test]
 fn a_bot_cannot_push_keystrokes_into_arenas_terminal() {
     assert!(bwrap_available(), "bubblewrap is installed by .ci/run");
-    for sandbox in [false, true] {
+    for (sandbox, terminal) in [(false, true), (true, true), (false, false)] {
         let dir = readable_tempdir();
         let out = dir.path().join("out");
         let typed = dir.path().join("typed");
@@ -191,14 +193,24 @@ fn a_bot_cannot_push_keystrokes_into_arenas_terminal() {
             out.display(),
             if sandbox { "--sandbox" } else { "" }
         );
-        let run = std::process::Command::new("script")
-            .args(["-qec", &command, "/dev/null"])
+        let mut wrapper = match terminal {
+            true => std::process::Command::new("script"),
+            false => std::process::Command::new("setsid"),
+        };
+        match terminal {
+            true => wrapper.args(["-qec", &command, "/dev/null"]),
+            false => wrapper.args(["-w", "sh", "-c", &command]),
+        };
+        let run = wrapper
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .output()
             .unwrap();
         assert!(run.status.success(), "{run:?}");
         let said = std::fs::read_to_string(out.join("logs/game-00001.seat0.stderr")).unwrap();
-        assert!(said.contains("tty: refused"), "sandbox {sandbox}: {said}");
+        assert!(
+            said.contains("tty: refused"),
+            "sandbox {sandbox}, terminal {terminal}: {said}"
+        );
         assert!(!typed.exists());
     }
 }

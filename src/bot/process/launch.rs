@@ -58,8 +58,9 @@ pub(super) struct Setup {
 /// How the bot is set up between clone and exec: in its cgroup (started there, or joining it
 /// first: as the sandbox's user it could not), without the power to trace (as root,
 /// CAP_SYS_PTRACE would let the bot read arena's environment, descriptors and memory, not
-/// dumpable as it is), a session of its own (no controlling terminal, so it cannot type into
-/// arena's: TIOCSTI), the sandbox's user, death with arena (SIGKILL when arena's thread that
+/// dumpable as it is), a session of its own where arena has a terminal (so that the bot has
+/// none: it cannot type into arena's, TIOCSTI) and else a process group of its own in arena's
+/// session (`own_session`), the sandbox's user, death with arena (SIGKILL when arena's thread that
 /// started it goes, as when arena is killed), its resource limits.
 pub(super) fn prepare_child(cmd: &mut Spawn, child: Setup) {
     use nix::libc;
@@ -88,10 +89,29 @@ pub(super) fn prepare_child(cmd: &mut Spawn, child: Setup) {
     cmd.cgroup = child.cgroup;
     cmd.joins = child.joins;
     cmd.drop_ptrace = crate::bot::is_root();
-    cmd.setsid = true;
+    cmd.setsid = own_session();
+    cmd.own_group = !cmd.setsid;
     cmd.user = child.user;
     cmd.die_with_arena = true;
     cmd.keep = child.keep;
+}
+
+/// Whether bots get sessions of their own: only where arena has a controlling terminal, which a
+/// bot in arena's session could open. Where it has none (cron, CI, `nohup`, a service, `setsid`)
+/// no process of its session can get one: a session's terminal is taken by its leader only. A
+/// new session is also a scheduler autogroup of its own on most kernels, and a relayed round
+/// then wakes three autogroups in turn: up to ten times slower on a busy machine
+/// (bench/README.md, issue 45). Each bot still has its own process group, cgroup and tree.
+fn own_session() -> bool {
+    static TERMINAL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TERMINAL.get_or_init(|| {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::libc::O_NOCTTY)
+            .open("/dev/tty")
+            .is_ok()
+    })
 }
 
 pub(super) fn no_pipe(e: std::io::Error) -> StartError {
