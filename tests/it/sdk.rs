@@ -599,6 +599,17 @@ fn a_tournament_killed_mid_game_resumes_with_nothing_left_behind() {
         .unwrap();
     assert_eq!(again.status.code(), Some(0));
     c.assert_nothing_left();
+    // Nor any folder of the killed run's (its scratch, its games' seat relays): the next start
+    // removed them.
+    let folders: Vec<_> = std::fs::read_dir(c.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("arena-"))
+        .collect();
+    assert!(
+        folders.is_empty(),
+        "left in the temporary folder: {folders:?}"
+    );
 }
 
 #[test]

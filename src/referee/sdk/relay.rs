@@ -244,11 +244,11 @@ pub struct Rendezvous {
 }
 
 impl Rendezvous {
-    /// A new folder in the temporary folder (or `/tmp` when that path has a space).
+    /// A new folder in arena's scratch folder, which the next start removes if this run is
+    /// killed (or `/tmp` when that path has a space, where a killed run leaves it).
     pub fn new() -> Result<Rendezvous, String> {
-        let tmp = std::env::temp_dir();
-        let base = match tmp.to_str() {
-            Some(s) if !s.contains(' ') && !s.is_empty() => tmp,
+        let base = match crate::bot::scratch() {
+            Ok(s) if s.to_str().is_some_and(|s| !s.contains(' ')) => s.to_path_buf(),
             _ => PathBuf::from("/tmp"),
         };
         let dir = tempfile::Builder::new()
