@@ -384,6 +384,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     let mut stop = stop::watch_signals("they will be played on resume");
     // One game thread per core: built-in bots think on their game's thread, and starting a
     // program blocks its thread until the program has exec'd.
+    crate::bot::process::one_bot_at_a_time(jobs == 1 && !spec.ponder);
     let threads = GameThreads::new(jobs, threads::cores())
         .map_err(Error::io("starting the games' threads".to_string()))?;
     let check = |job: &Job| on_record.holds(job);

@@ -5,6 +5,7 @@ use std::fs::OpenOptions;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use nix::sys::stat::Mode;
@@ -58,9 +59,9 @@ pub(super) struct Setup {
 /// How the bot is set up between clone and exec: in its cgroup (started there, or joining it
 /// first: as the sandbox's user it could not), without the power to trace (as root,
 /// CAP_SYS_PTRACE would let the bot read arena's environment, descriptors and memory, not
-/// dumpable as it is), a session of its own where arena has a terminal (so that the bot has
-/// none: it cannot type into arena's, TIOCSTI) and else a process group of its own in arena's
-/// session (`own_session`), the sandbox's user, death with arena (SIGKILL when arena's thread that
+/// dumpable as it is), a session of its own (so that it has no terminal to type into: TIOCSTI;
+/// and its own share of the CPU) unless that is not needed (`own_session`) and else a process
+/// group of its own in arena's session, the sandbox's user, death with arena (SIGKILL when arena's thread that
 /// started it goes, as when arena is killed), its resource limits.
 pub(super) fn prepare_child(cmd: &mut Spawn, child: Setup) {
     use nix::libc;
@@ -96,22 +97,36 @@ pub(super) fn prepare_child(cmd: &mut Spawn, child: Setup) {
     cmd.keep = child.keep;
 }
 
-/// Whether bots get sessions of their own: only where arena has a controlling terminal, which a
-/// bot in arena's session could open. Where it has none (cron, CI, `nohup`, a service, `setsid`)
-/// no process of its session can get one: a session's terminal is taken by its leader only. A
-/// new session is also a scheduler autogroup of its own on most kernels, and a relayed round
-/// then wakes three autogroups in turn: up to ten times slower on a busy machine
-/// (bench/README.md, issue 45). Each bot still has its own process group, cgroup and tree.
+/// Whether this run's bots only ever run one at a time: one game at a time, the bots not to
+/// move frozen (no `ponder`). Set by the run before its first game; until then, no.
+static ONE_AT_A_TIME: AtomicBool = AtomicBool::new(false);
+
+/// Say whether this run's bots only ever run one at a time (`own_session`).
+pub fn one_bot_at_a_time(yes: bool) {
+    ONE_AT_A_TIME.store(yes, Ordering::Relaxed);
+}
+
+/// Whether a bot gets a session of its own. A new session is a scheduler autogroup of its own on
+/// most kernels, which shares the CPU between bots that run at once bot by bot rather than
+/// thread by thread: a bot of 8 threads in one game then takes no more of the machine than a bot
+/// of one in the game beside it. But where only one bot runs at a time, a relayed round wakes
+/// arena and each bot's autogroup in turn, up to ten times slower on a busy machine
+/// (bench/README.md, issue 45). So a bot shares arena's session (in a process group, cgroup and
+/// tree of its own) when bots take turns and arena has no controlling terminal; where it has one,
+/// a bot in its session could open it and type into it (TIOCSTI). Without a terminal (cron, CI,
+/// `nohup`, a service, `setsid`) none can be had in arena's session: a session's terminal is
+/// taken by its leader only.
 fn own_session() -> bool {
     static TERMINAL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *TERMINAL.get_or_init(|| {
-        use std::os::unix::fs::OpenOptionsExt;
-        std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(nix::libc::O_NOCTTY)
-            .open("/dev/tty")
-            .is_ok()
-    })
+    !ONE_AT_A_TIME.load(Ordering::Relaxed)
+        || *TERMINAL.get_or_init(|| {
+            use std::os::unix::fs::OpenOptionsExt;
+            OpenOptions::new()
+                .read(true)
+                .custom_flags(nix::libc::O_NOCTTY)
+                .open("/dev/tty")
+                .is_ok()
+        })
 }
 
 pub(super) fn no_pipe(e: std::io::Error) -> StartError {

@@ -10,7 +10,7 @@ mod spectator;
 
 pub use capture::Capture;
 pub use exit::{describe_exit, exit_of};
-pub use launch::INHERITED_ENV;
+pub use launch::{INHERITED_ENV, one_bot_at_a_time};
 pub use spectator::SpectatorSink;
 
 use capture::LINE_BUFFER;

@@ -304,6 +304,7 @@ pub async fn run(args: Options) -> Result<()> {
     // other at each line (bench/README.md). Games at once are played by one worker per job on
     // the game threads, each taking the next game as soon as its own is over: a slot is
     // refilled on its thread, without a round trip through this one.
+    crate::bot::process::one_bot_at_a_time(jobs == 1 && !args.ponder);
     let threads = match jobs {
         1 => None,
         _ => Some(
