@@ -256,7 +256,9 @@ fn a_java_bot_plays_under_processes_as_a_user() {
 fn a_bot_that_forks_past_its_limit_is_stopped_as_a_user() {
     let nobody = is_root();
     let dir = readable_tempdir();
-    let marker = format!("{}", std::process::id());
+    // Each test's marker ends in two digits of its own: a bare pid is a prefix of the markers of
+    // the tests that run beside it, whose `sleep 3601.MARKER` it then took for its own.
+    let marker = format!("{}01", std::process::id());
     let bot = readable_bot(dir.path(), "hostile/fork_many.py", &marker);
     let (stderr, results) = play(nobody, dir.path(), &bot, "processes = 10");
     for r in &results {
@@ -276,7 +278,7 @@ fn a_bot_that_makes_a_user_namespace_of_its_own_is_still_held_as_a_user() {
     let nobody = is_root();
     for top in ["", "sandbox = true"] {
         let dir = readable_tempdir();
-        let marker = format!("{}{}", std::process::id(), top.len());
+        let marker = format!("{}0{}", std::process::id(), 2 + top.len().min(1));
         let bot = readable_bot(dir.path(), "hostile/fork_many.py", &marker);
         let bot = format!("/usr/bin/unshare -U -r {bot}");
         let (stderr, results) = play_spec(nobody, dir.path(), &bot, "processes = 10", top);
@@ -318,7 +320,7 @@ fn parked(dir: &Path, results: &[Value]) -> Vec<String> {
 #[test]
 fn memory_parked_outside_the_address_space_is_held_or_named() {
     let nobody = is_root();
-    let marker = format!("{}", std::process::id());
+    let marker = format!("{}04", std::process::id());
     // Removed however the test ends: outside the sandbox the bot's file is the machine's memory.
     struct Removed(String);
     impl Drop for Removed {
@@ -377,7 +379,7 @@ fn memory_parked_outside_the_address_space_is_held_or_named() {
 #[ignore = "needs root: CI runs it as root (cargo test -- --include-ignored)"]
 fn a_memory_controller_holds_memory_parked_in_a_memfd() {
     require_root();
-    let marker = format!("{}", std::process::id());
+    let marker = format!("{}05", std::process::id());
     let dir = readable_tempdir();
     let bot = readable_bot(
         dir.path(),
