@@ -451,26 +451,33 @@ impl GameLog {
 
     pub fn sent(&mut self, seat: Seat, line: &str) {
         let t = self.micros();
-        self.write_move(t, "to", seat.index(), line);
+        self.write_text(t, Some(("to", seat.index())), "line", line);
     }
 
     /// Returns the time logged, in microseconds since the start.
     pub fn received(&mut self, seat: Seat, line: &str) -> u64 {
         let t = self.micros();
-        self.write_move(t, "from", seat.index(), line);
+        self.write_text(t, Some(("from", seat.index())), "line", line);
         t
     }
 
-    /// A move's entry (`Entry::Sent`, `key` "to", or `Entry::Received`, "from"), byte for byte
-    /// as serde writes it (`move_entries_are_what_serde_writes`), without its serializer's walk
-    /// of the entry: these are nearly every line of a log, two a round (bench/README.md, issue
-    /// 45). The line goes through the same escaping as every entry's text.
-    fn write_move(&mut self, t: u64, key: &str, seat: usize, line: &str) {
+    /// An entry of a time, maybe a seat, and a line: a move (`Entry::Sent`, `Entry::Received`)
+    /// or a line to or from a referee program (`Entry::ToReferee`, `Entry::FromReferee`), byte
+    /// for byte as serde writes it (`line_entries_are_what_serde_writes`), without its
+    /// serializer's walk of the entry. These are nearly every line of a log: two a round, or
+    /// four of a referee program's six a turn (bench/README.md, issue 45). The line goes
+    /// through the same escaping as every entry's text.
+    fn write_text(&mut self, t: u64, seat: Option<(&str, usize)>, key: &str, line: &str) {
         if self.error.is_some() {
             return;
         }
         let out = &mut self.out;
-        let r = write!(out, "{{\"t\":{t},\"{key}\":{seat},\"line\":")
+        let r = write!(out, "{{\"t\":{t}")
+            .and_then(|()| match seat {
+                Some((role, seat)) => write!(out, ",\"{role}\":{seat}"),
+                None => Ok(()),
+            })
+            .and_then(|()| write!(out, ",\"{key}\":"))
             .and_then(|()| {
                 crate::games::line_breaks::write_json(&mut *out, line).map_err(std::io::Error::from)
             })
@@ -523,19 +530,13 @@ impl GameLog {
 
     pub fn to_referee(&mut self, line: &str) {
         let t = self.micros();
-        self.write(&Entry::ToReferee {
-            t,
-            to_referee: Cow::Borrowed(line),
-        });
+        self.write_text(t, None, "to_referee", line);
     }
 
     /// Returns the time logged, in microseconds since the start.
     pub fn from_referee(&mut self, line: &str) -> u64 {
         let t = self.micros();
-        self.write(&Entry::FromReferee {
-            t,
-            referee: Cow::Borrowed(line),
-        });
+        self.write_text(t, None, "referee", line);
         t
     }
 
@@ -919,7 +920,7 @@ mod tests {
 
     /// The moves' entries written by hand are serde's, whatever the line holds.
     #[test]
-    fn move_entries_are_what_serde_writes() {
+    fn line_entries_are_what_serde_writes() {
         let dir = tempfile::tempdir().unwrap();
         let lines = [
             "ROCK",
@@ -936,9 +937,13 @@ mod tests {
             let seat = Seat::new(i % 2).unwrap();
             log.sent(seat, line);
             log.received(seat, line);
+            log.to_referee(line);
+            log.from_referee(line);
             for entry in [
                 Entry::Sent { t: 0, to: i % 2, line: Cow::Borrowed(line) },
                 Entry::Received { t: 0, from: i % 2, line: Cow::Borrowed(line) },
+                Entry::ToReferee { t: 0, to_referee: Cow::Borrowed(line) },
+                Entry::FromReferee { t: 0, referee: Cow::Borrowed(line) },
             ] {
                 expected.push_str(&crate::games::line_breaks::json(&entry));
                 expected.push('\n');
@@ -951,7 +956,7 @@ mod tests {
             let rest = l.strip_prefix("{\"t\":").unwrap();
             rest[rest.find(',').unwrap()..].to_string()
         };
-        let written: Vec<String> = text.lines().skip(1).take(2 * lines.len()).map(untimed).collect();
+        let written: Vec<String> = text.lines().skip(1).take(4 * lines.len()).map(untimed).collect();
         let wanted: Vec<String> = expected.lines().map(untimed).collect();
         assert_eq!(written, wanted);
     }
