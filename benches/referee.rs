@@ -28,9 +28,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::Duration;
 
-use common::{compile_c, fail, fastest, run, slowest};
+use common::{compile_c, fail, run};
 
 const TURNS: u64 = 20_000;
 const GOAL: f64 = 1.2;
@@ -128,25 +127,7 @@ fn main() {
         check_arena(&out);
     }
 
-    let (f, a) = (fastest(&tf), fastest(&ta));
-    let per_turn = |d: Duration| d.as_secs_f64() * 1e6 / TURNS as f64;
-    let ratio = a.as_secs_f64() / f.as_secs_f64();
-
-    println!();
-    println!(
-        "  {:<12} {:>10} {:>12} {:>12}",
-        "", "us/turn", "fastest ms", "slowest ms"
-    );
-    for (name, v) in [("C floor", &tf), ("arena duel", &ta)] {
-        println!(
-            "  {:<12} {:>10.2} {:>12.1} {:>12.1}",
-            name,
-            per_turn(fastest(v)),
-            common::ms(fastest(v)),
-            common::ms(slowest(v)),
-        );
-    }
-    println!();
+    let ratio = common::floor_table("turn", TURNS, &tf, &ta);
     println!(
         "  ratio arena/floor (fastest runs): {ratio:.2}x   goal: <= {GOAL}x {}",
         if ratio <= GOAL { "PASS" } else { "MISS" }

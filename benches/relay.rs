@@ -27,9 +27,8 @@ mod common;
 
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::Duration;
 
-use common::{compile_bot, fail, fastest, run, slowest};
+use common::{compile_bot, fail, run};
 
 const ROUNDS: u64 = 9_999;
 const GOAL: f64 = 1.5;
@@ -108,25 +107,7 @@ fn main() {
         ta.push(run("arena duel", arena_cmd()).0);
     }
 
-    let (f, a) = (fastest(&tf), fastest(&ta));
-    let per_round = |d: Duration| d.as_secs_f64() * 1e6 / ROUNDS as f64;
-    let ratio = a.as_secs_f64() / f.as_secs_f64();
-
-    println!();
-    println!(
-        "  {:<12} {:>10} {:>12} {:>12}",
-        "", "us/round", "fastest ms", "slowest ms"
-    );
-    for (name, v) in [("C floor", &tf), ("arena duel", &ta)] {
-        println!(
-            "  {:<12} {:>10.2} {:>12.1} {:>12.1}",
-            name,
-            per_round(fastest(v)),
-            common::ms(fastest(v)),
-            common::ms(slowest(v)),
-        );
-    }
-    println!();
+    let ratio = common::floor_table("round", ROUNDS, &tf, &ta);
     println!(
         "  ratio arena/floor (fastest runs): {ratio:.2}x   goal: <= {GOAL}x {}   stretch: <= {STRETCH}x {}",
         verdict(ratio <= GOAL),

@@ -209,6 +209,31 @@ pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// The floor's runs and arena's as a table: microseconds per `unit` (a whole run holds `count`),
+/// the fastest and the slowest run. Returns the ratio of the fastest runs, arena to floor.
+pub fn floor_table(unit: &str, count: u64, floor: &[Duration], arena: &[Duration]) -> f64 {
+    let per = |d: Duration| d.as_secs_f64() * 1e6 / count as f64;
+    println!();
+    println!(
+        "  {:<12} {:>10} {:>12} {:>12}",
+        "",
+        format!("us/{unit}"),
+        "fastest ms",
+        "slowest ms"
+    );
+    for (name, v) in [("C floor", floor), ("arena duel", arena)] {
+        println!(
+            "  {:<12} {:>10.2} {:>12.1} {:>12.1}",
+            name,
+            per(fastest(v)),
+            ms(fastest(v)),
+            ms(slowest(v)),
+        );
+    }
+    println!();
+    fastest(arena).as_secs_f64() / fastest(floor).as_secs_f64()
+}
+
 /// splitmix64, for a fixed-seed simulation.
 pub struct Rng(pub u64);
 impl Rng {
