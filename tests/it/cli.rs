@@ -398,10 +398,17 @@ fn every_game_has_example_python_bots_that_play_full_games() {
             .success();
         for r in json_records(&a.get_output().stdout) {
             let reason = r["reason"].as_str().unwrap();
+            // What the failed bot said, to tell its fault from the machine's.
+            let said = r["faulted"].as_u64().map(|seat| {
+                let log = std::path::PathBuf::from(r["log"].as_str().unwrap());
+                std::fs::read_to_string(log.with_extension(format!("seat{seat}.stderr")))
+                    .unwrap_or_default()
+            });
             assert!(
                 matches!(reason, "normal" | "draw" | "limit"),
-                "{game} {}: {r}",
-                path.display()
+                "{game} {}: {r}\nits stderr: {}",
+                path.display(),
+                said.unwrap_or_default()
             );
         }
     }

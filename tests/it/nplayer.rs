@@ -165,17 +165,17 @@ fn spinners_against_the_honest(ponder: bool) -> (Vec<f64>, usize, Vec<Value>, St
     let beat = dir.path().join("beat");
     let marker = format!("{}.{}", 4000 + std::process::id() % 1000, 4321);
     let spinner = tron_bot(&format!("spin {marker} {}", beat.display()));
-    let bots = [
-        tron_bot("burn 0.3 6"),
-        spinner.clone(),
-        spinner.clone(),
-        spinner,
-    ];
-    // The control needs one game to show the spinners run; the guarantee gets both.
+    // The control needs one game, and two thinking moves, to show the spinners run: the honest
+    // bot moves first, before any spinner exists, and then shares the CPU with 24 spinners, each
+    // in a session (a scheduler autogroup) of its own: 0.3 s of CPU takes about 4 s, so its
+    // deadline is 10 s (at 1 s it timed out and said nothing of its second move). The guarantee
+    // gets two games of six thinking moves at 1 s.
+    let honest = if ponder { "burn 0.3 2" } else { "burn 0.3 6" };
+    let bots = [tron_bot(honest), spinner.clone(), spinner.clone(), spinner];
     let games = if ponder { "1" } else { "2" };
     let mut extra = vec!["--games", games, "--names", "honest,s1,s2,s3"];
     if ponder {
-        extra.push("--ponder");
+        extra.extend(["--ponder", "--timeout", "10"]);
     }
     let (records, stderr, code) = tron_match(&bots, &dir.path().join("out"), &extra);
     assert_eq!(code, Some(0), "{stderr}");
