@@ -918,7 +918,8 @@ mod tests {
         assert!(err.to_string().contains("not a log entry"), "{err}");
     }
 
-    /// The moves' entries written by hand are serde's, whatever the line holds.
+    /// The entries written by hand (moves, a referee program's lines) are serde's, whatever the
+    /// line holds.
     #[test]
     fn line_entries_are_what_serde_writes() {
         let dir = tempfile::tempdir().unwrap();

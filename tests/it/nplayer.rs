@@ -212,7 +212,7 @@ fn three_idle_bots_cannot_steal_cpu_from_the_one_to_move() {
     assert!(beats > 0, "the spinners never ran");
     assert!(
         stolen.is_empty(),
-        "{} beats while the honest bot thought\n{said}",
+        "{} beats while the honest bot thought, at {stolen:?}\n{said}",
         stolen.len()
     );
     for r in &records {
@@ -302,7 +302,7 @@ fn a_bot_spinning_from_its_start_runs_only_before_the_game_and_loses_on_time() {
         .collect();
     assert!(
         stolen.is_empty(),
-        "{} beats while the honest bot thought\n{said}",
+        "{} beats while the honest bot thought, at {stolen:?}\n{said}",
         stolen.len()
     );
     for r in &records {
