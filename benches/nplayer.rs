@@ -32,10 +32,7 @@ fn main() {
     }
     let reps = common::fastest_reps();
     let arena = PathBuf::from(env!("CARGO_BIN_EXE_arena"));
-    let tmp = tempfile::Builder::new()
-        .prefix("arena-nplayer-bench-")
-        .tempdir()
-        .unwrap_or_else(|e| fail(&format!("cannot create temp dir: {e}")));
+    let tmp = common::bench_dir("arena-nplayer-bench-");
     let tmp = tmp.path();
     let bot = compile_c(Path::new("bench/tron_first.c"), tmp, "first", &[]);
     let out = |n: usize| tmp.join(format!("out{n}"));

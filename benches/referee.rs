@@ -41,10 +41,7 @@ fn main() {
     let reps = common::fastest_reps();
 
     let arena = PathBuf::from(env!("CARGO_BIN_EXE_arena"));
-    let tmp = tempfile::Builder::new()
-        .prefix("arena-referee-bench-")
-        .tempdir()
-        .unwrap_or_else(|e| fail(&format!("cannot create temp dir: {e}")));
+    let tmp = common::bench_dir("arena-referee-bench-");
     let tmp = tmp.path();
 
     let referee = compile_c(Path::new("bench/referee.c"), tmp, "referee", &[]);

@@ -28,7 +28,7 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::{compile_bot, fail, run};
+use common::{compile_bot, run};
 
 const ROUNDS: u64 = 9_999;
 const GOAL: f64 = 1.5;
@@ -41,10 +41,7 @@ fn main() {
     let reps = common::fastest_reps();
 
     let arena = PathBuf::from(env!("CARGO_BIN_EXE_arena"));
-    let tmp = tempfile::Builder::new()
-        .prefix("arena-relay-bench-")
-        .tempdir()
-        .unwrap_or_else(|e| fail(&format!("cannot create temp dir: {e}")));
+    let tmp = common::bench_dir("arena-relay-bench-");
     let tmp = tmp.path();
 
     let bot = compile_bot("roshambo/random.c", tmp, "rps");

@@ -205,6 +205,15 @@ pub fn build_floor(dir: &Path) -> PathBuf {
     )
 }
 
+/// A temporary folder for one bench's builds and outputs, named after the bench; removed when
+/// dropped.
+pub fn bench_dir(prefix: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .unwrap_or_else(|e| fail(&format!("cannot create temp dir: {e}")))
+}
+
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
