@@ -16,7 +16,7 @@ use crate::bot::{cgroup::Cgroup, reaper, ready, tree};
 use crate::failure::Exit;
 
 use super::capture::Capture;
-use super::{EXIT_LINGER, Start, StartError};
+use super::{STDERR_LINGER, Start, StartError};
 
 /// What runtimes that reserve much more address space than they use say when RLIMIT_AS stops
 /// them at start (lowercased), and who they are.
@@ -286,7 +286,7 @@ impl Process {
     /// bot may hold the pipe open.
     pub(super) async fn described(&mut self, status: ExitStatus) -> String {
         if !status.success() {
-            self.capture.wait(EXIT_LINGER).await;
+            self.capture.wait(STDERR_LINGER).await;
         }
         self.describe(status)
     }

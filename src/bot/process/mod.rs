@@ -33,6 +33,12 @@ use crate::failure::{Cause, Exit, Fault, FaultKind};
 /// How long arena keeps listening after a bot's process exited, for lines it wrote just before.
 const EXIT_LINGER: Duration = Duration::from_millis(100);
 
+/// How long arena waits, once a bot's process has failed, for the end of its stderr: the limit a
+/// failure names is read from its last words (Python's "File too large"). The end comes at once
+/// unless a process it left holds its stderr; `EXIT_LINGER` was too short once on a loaded
+/// 2-core machine, and the failure lost the name of its limit.
+const STDERR_LINGER: Duration = Duration::from_millis(500);
+
 /// How often a bot with a process limit has its processes counted while arena waits for it.
 const PROCESS_POLL: Duration = Duration::from_millis(100);
 
@@ -330,7 +336,7 @@ impl Connection {
             Ok(Ok(status)) if !status.success() => status,
             _ => return None,
         };
-        p.capture.wait(EXIT_LINGER).await;
+        p.capture.wait(STDERR_LINGER).await;
         let ended = (p.fact(status), p.describe_saying(status, said));
         p.exit = Some(ended.clone());
         Some(ended)
