@@ -8,13 +8,15 @@ must be what ends it, not the clock. So:
   the GIL while it hashes, so they run on every core at once and leave the main thread free;
 - the main thread answers each move at once, then waits 0.6 s before reading the next prompt, so
   the five rounds last about 3 s of wall time and every answer comes about 0.6 s after its prompt,
-  well inside the 1 s timeout.
+  well inside the 1 s timeout;
+- and before it reads anything it lets them burn for 1.5 s of its start-up (the tournament's
+  `startup_timeout` is 3 s, not charged to any move).
 
 CPU time is summed over the threads, so the 1 s limit is reached within about 0.5 s on an idle
-2-core machine, and still well within the 3 s on a loaded one (four runnable threads get a large
-share of the cores; one spinning thread, tried first, got less than a third of a core on a loaded
-2-core machine and finished the game). The kernel then sends SIGXCPU (default action: terminate)
-or, at the hard limit, SIGKILL.
+2-core machine. A loaded one shares the cores between sessions (autogroups), not threads: in CI
+the bot's share of its 3 s of moves once came to less than 1 s of CPU and it finished the game
+(twice, both times in the same game), hence the start-up's 1.5 s more. The kernel then sends
+SIGXCPU (default action: terminate) or, at the hard limit, SIGKILL.
 
 Usage: cpu_spinner.py MARKER
 Expected: crash, fewer than 5 plies, with a detail that names the CPU limit. If no limit is in
@@ -34,6 +36,7 @@ def burn():
 
 for _ in range(4):
     threading.Thread(target=burn, daemon=True).start()
+time.sleep(1.5)
 rounds = int([sys.stdin.readline() for _ in range(3)][2])
 for _ in range(rounds):
     print("ROCK", flush=True)
