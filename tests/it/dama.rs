@@ -67,6 +67,9 @@ fn opening(extra: &[&str], retries: &str) -> (String, String, String, serde_json
             retries,
             "--timeout",
             "1",
+            // Black's silence is its first move, timed by the startup allowance (10 s by default).
+            "--startup-timeout",
+            "3",
             "--json",
             "--spectate",
             &spectator,

@@ -2,6 +2,8 @@
 //! processes (scripts under `tests/bots/` and `bots/`), as users do. One binary links once, where
 //! thirty linked thirty times; shared helpers are in `common`.
 
+mod alone;
+
 mod batalo;
 mod check;
 mod cli;
@@ -21,9 +23,7 @@ mod krom;
 mod limits;
 mod loa;
 mod messages;
-mod nplayer;
 mod perft;
-mod processes;
 mod referee;
 mod report;
 mod sandbox;

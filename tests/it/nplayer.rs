@@ -76,8 +76,9 @@ fn a_four_player_game_goes_on_past_the_players_that_fail() {
         tron_bot("garbage 3"),
     ];
     let names = "legal,crash,hang,garbage";
-    let (records, stderr, code) =
-        tron_match(&bots, dir.path(), &["--games", "4", "--names", names]);
+    // Two games at once, so that the hangs' seconds overlap: the test runs alone.
+    let extra = ["--games", "4", "--jobs", "2", "--names", names];
+    let (records, stderr, code) = tron_match(&bots, dir.path(), &extra);
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(records.len(), 4, "{stderr}");
     for (i, r) in records.iter().enumerate() {

@@ -194,43 +194,53 @@ fn beats(name: &str) -> bool {
 fn control_the_escaping_bots_do_leave_processes_outside_arena() {
     serial();
     let dir = open_tempdir();
-    for (name, marker, beat) in escapers(dir.path()) {
-        let mut child = std::process::Command::new("/usr/bin/python3")
-            .arg(format!(
-                "{}/tests/bots/hostile/{name}.py",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-            .arg(&marker)
-            .arg(&beat)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"a\nb\n3\nROCK\nROCK\n").unwrap();
-        std::thread::sleep(Duration::from_millis(500));
-        drop(stdin);
-        child.wait().unwrap();
-        let grew = beats_after(&beat);
-        let left = leftovers(&marker);
-        assert!(
-            grew > 0 && !left.is_empty(),
-            "{name} left nothing behind even outside arena (beat +{grew}, {left:?}): the tests \
-             of it prove nothing"
-        );
-    }
+    // Both at once: each has its marker and beat file.
+    std::thread::scope(|scope| {
+        for (name, marker, beat) in escapers(dir.path()) {
+            scope.spawn(move || escapes_outside_arena(name, &marker, &beat));
+        }
+    });
+}
+
+fn escapes_outside_arena(name: &str, marker: &str, beat: &Path) {
+    let mut child = std::process::Command::new("/usr/bin/python3")
+        .arg(format!(
+            "{}/tests/bots/hostile/{name}.py",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .arg(marker)
+        .arg(beat)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"a\nb\n3\nROCK\nROCK\n").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    drop(stdin);
+    child.wait().unwrap();
+    let grew = beats_after(beat);
+    let left = leftovers(marker);
+    assert!(
+        grew > 0 && !left.is_empty(),
+        "{name} left nothing behind even outside arena (beat +{grew}, {left:?}): the tests of it \
+         prove nothing"
+    );
 }
 
 fn no_orphan_after_duel(nobody: bool) {
     let dir = open_tempdir();
-    let mut failures = Vec::new();
-    for (name, marker, beat) in escapers_and_sibling(dir.path()) {
-        let out = dir.path().join(format!("out-{name}"));
-        // 10 rounds 0.1 s apart: the escapers have a second per game to spread; two games, so
-        // that a sweep between games and the one at the end are both tried.
-        let output = arena_as(nobody)
-            .args([
+    // One duel per escaper, all at once (each has its marker and beat file): the test runs
+    // alone, and the paced games mostly wait.
+    let duels: Vec<_> = escapers_and_sibling(dir.path())
+        .into_iter()
+        .map(|(name, marker, beat)| {
+            let out = dir.path().join(format!("out-{name}"));
+            // 10 rounds 0.1 s apart: the escapers have a second per game to spread; two games,
+            // so that a sweep between games and the one at the end are both tried.
+            let mut cmd = arena_as(nobody);
+            cmd.args([
                 "duel",
                 "--game",
                 "roshambo",
@@ -246,38 +256,62 @@ fn no_orphan_after_duel(nobody: bool) {
                 &format!("{marker} {}", beat.display()),
             ))
             .arg("builtin:random")
-            .timeout(Duration::from_secs(60))
-            .output()
-            .unwrap();
-        let grew = beats_after(&beat);
-        let left = leftovers(&marker);
-        let spread = std::fs::metadata(&beat).map(|m| m.len()).unwrap_or(0);
-        if !output.status.success() {
-            failures.push(format!(
-                "{name}: duel failed: {:?}\n{}\n{}",
-                output.status,
-                text(&output.stdout),
-                text(&output.stderr)
-            ));
-        }
-        if spread == 0 && beats(name) {
-            failures.push(format!(
-                "{name}: never started its processes (empty beat file)"
-            ));
-        }
-        if grew > 0 || !left.is_empty() {
-            failures.push(format!(
-                "{name} (marker {marker}): after the duel, beat file still growing (+{grew} \
-                 bytes in 400 ms), processes left: {left:?}"
-            ));
-        }
-        for r in json_records(&output.stdout) {
-            if !["normal", "draw"].contains(&r["reason"].as_str().unwrap_or("")) {
-                failures.push(format!("{name}: game not played out: {r}"));
-            }
+            .timeout(Duration::from_secs(60));
+            (name, marker, beat, cmd)
+        })
+        .collect();
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let running: Vec<_> = duels
+            .into_iter()
+            .map(|(name, marker, beat, mut cmd)| {
+                scope.spawn(move || duel_leaves_nothing(name, &marker, &beat, cmd.output()))
+            })
+            .collect();
+        running
+            .into_iter()
+            .flat_map(|h| h.join().expect("a duel's checks ran"))
+            .collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What one escaper's duel left that it must not have.
+fn duel_leaves_nothing(
+    name: &str,
+    marker: &str,
+    beat: &Path,
+    output: std::io::Result<std::process::Output>,
+) -> Vec<String> {
+    let output = output.unwrap();
+    let mut failures = Vec::new();
+    let grew = beats_after(beat);
+    let left = leftovers(marker);
+    let spread = std::fs::metadata(beat).map(|m| m.len()).unwrap_or(0);
+    if !output.status.success() {
+        failures.push(format!(
+            "{name}: duel failed: {:?}\n{}\n{}",
+            output.status,
+            text(&output.stdout),
+            text(&output.stderr)
+        ));
+    }
+    if spread == 0 && beats(name) {
+        failures.push(format!(
+            "{name}: never started its processes (empty beat file)"
+        ));
+    }
+    if grew > 0 || !left.is_empty() {
+        failures.push(format!(
+            "{name} (marker {marker}): after the duel, beat file still growing (+{grew} bytes \
+             in 400 ms), processes left: {left:?}"
+        ));
+    }
+    for r in json_records(&output.stdout) {
+        if !["normal", "draw"].contains(&r["reason"].as_str().unwrap_or("")) {
+            failures.push(format!("{name}: game not played out: {r}"));
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    failures
 }
 
 #[test]

@@ -510,8 +510,10 @@ fn replay_runs_the_referee_again_with_the_logged_answers() {
     let (code, stderr) = replay(&c.referee(""));
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stderr.contains("the result agrees"), "{stderr}");
-    // A referee that draws another game sends other inputs: said where.
-    let (code, stderr) = replay(&c.referee("--ignore-d"));
+    // A referee that draws another game sends other inputs: said where. The recorded players
+    // leave at their first input, and the referee waits out each one's first turn twice (as the
+    // SDK waits for a player that died): a short first turn keeps that wait short.
+    let (code, stderr) = replay(&c.referee("--ignore-d --first-ms 500"));
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("where the log has"), "{stderr}");
     // Without --referee, nothing the log names is run.
