@@ -476,7 +476,9 @@ fn a_referee_that_floods_fails_at_its_bound_in_lines_or_bytes() {
             )
         );
         assert_eq!(r["cause"], "flooded");
-        assert!(started.elapsed().as_secs() < 20);
+        // At the bound, not at a deadline: 2 s on an idle machine, and more than 20 once under
+        // a build beside the suite (16 MiB read and logged by a test build).
+        assert!(started.elapsed().as_secs() < 60);
         // What it wrote is logged up to the bound, no further.
         let log = game_log(dir.path(), 1);
         let size = std::fs::metadata(&log).unwrap().len();

@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
 """A nim bot for arena's tests: it tracks the heaps and takes a random number of stones from a
 random heap that has some."""
-import random
+import os
 import sys
+
+# Python puts the script's own folder first on the import path, and this file is random.py:
+# `import random` would load it again instead of the standard library (it did, as a user whose
+# Python had not imported `random` at start-up). Drop that folder before importing.
+_here = os.path.dirname(os.path.realpath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.realpath(p or ".") != _here]
+import random  # noqa: E402
 
 HEAPS = [3, 4, 5]  # the game's default `heaps`
 
