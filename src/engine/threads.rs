@@ -19,6 +19,18 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// Give the allocator's free pages back to the system, once the last game has been started and
+/// its worker is done: the games' memory was freed on the game threads, in malloc arenas of
+/// their own that the tables and the report (made on another thread) do not reuse, so that
+/// arena's peak was the games' memory and the report's on top of it (bench/README.md, issue 43).
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointer and only returns memory that is free to the system.
+    unsafe {
+        nix::libc::malloc_trim(0);
+    }
+}
+
 /// The runtimes games are spread over, and how many games run at once.
 pub struct GameThreads {
     pool: LocalPoolHandle,

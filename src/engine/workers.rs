@@ -4,6 +4,7 @@
 //! over; the caller journals it.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
@@ -38,10 +39,16 @@ where
 {
     let queue = Arc::new(Mutex::new(queue));
     let (done, over) = unbounded_channel();
+    let working = Arc::new(AtomicUsize::new(threads.jobs()));
     let workers = (0..threads.jobs())
         .map(|_| {
-            let (queue, done, may_start, play) =
-                (queue.clone(), done.clone(), may_start.clone(), play.clone());
+            let (queue, done, may_start, play, working) = (
+                queue.clone(),
+                done.clone(),
+                may_start.clone(),
+                play.clone(),
+                working.clone(),
+            );
             threads.spawn(async move {
                 while may_start().await {
                     let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next() else {
@@ -61,6 +68,9 @@ where
                             }
                         }
                     }
+                }
+                if working.fetch_sub(1, Ordering::SeqCst) == 1 {
+                    super::threads::release_free_memory();
                 }
             })
         })

@@ -397,9 +397,10 @@ impl Write for LogFile {
     }
 }
 
-/// Small: every running game holds one (64 KiB was a third of arena's memory per game,
-/// bench/sdk.sh), and a write per 8 KiB of log costs little beside a move's pipe round.
-pub const LOG_BUFFER: usize = 8 * 1024;
+/// Small: every running game holds one (64 KiB was a third of arena's memory per game, 8 KiB
+/// still a sixth; bench/sdk.sh), and a write per 4 KiB of log costs little beside the pipe
+/// rounds of the moves it holds (40 to 80 of them).
+pub const LOG_BUFFER: usize = 4 * 1024;
 
 pub struct GameLog {
     out: BufWriter<LogFile>,

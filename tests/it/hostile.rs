@@ -6,7 +6,8 @@
 //! other bot twice (seats alternating): the well-behaved `builtin:counter` (so the two good
 //! programs, random.py and counter, also meet) and each hostile bot, which thus plays both seeds
 //! twice. One test checks everything the run shows (each check a line of its failure), so that
-//! the run's half-minute of deadlines takes one test thread, not one per check.
+//! the run's half-minute of deadlines is played once, not once per check; it runs alone
+//! (`common::alone`, tests/it/alone.rs).
 //! The sandbox case is a small tournament of its own (`sandbox = true`).
 //! Set `HOSTILE_KEEP=1` to keep the results folder (its path is printed).
 
@@ -331,6 +332,9 @@ fn fault_delay_us(g: &Game, seat: usize) -> u64 {
 
 #[test]
 fn hostile_bots_lose_with_the_right_reason_and_leave_nothing() {
+    // Alone: beside three other tests on 2 cores, the memory hog once timed out before it
+    // reached its limit and the spinner ended its game inside its CPU limit.
+    alone();
     let run = &play();
     assert_eq!(
         run.status,

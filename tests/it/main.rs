@@ -17,7 +17,6 @@ mod failures;
 mod folders;
 mod fuzz_games;
 mod fuzz_spec;
-mod hostile;
 mod json_games;
 mod krom;
 mod limits;

@@ -115,11 +115,13 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
     };
     // Bounded: a referee writing faster than a bot reads is held back, not buffered in arena.
     let (events, inbox) = mpsc::channel(RELAYED_BACKLOG);
-    let (mut seats, early) = match start_bots(&setup).await {
+    // Each stage boxed: the game's own future is then its locals (2.2 KiB), not the sum of
+    // its stages' states (14 KiB), for every running game (docs/design.md, Memory).
+    let (mut seats, early) = match Box::pin(start_bots(&setup)).await {
         Ok(started) => started,
         Err(e) => return Err(not_set_up(&setup, e, log)),
     };
-    warm_up(&mut seats, &setup, started + setup.startup_timeout).await;
+    Box::pin(warm_up(&mut seats, &setup, started + setup.startup_timeout)).await;
     // Ended with the game, whether their relays ever connected or not.
     let mut relays = tokio::task::JoinSet::new();
     for (i, listener) in listeners.into_iter().enumerate() {
@@ -127,7 +129,7 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
     }
     drop(events);
     let program = setup.referee.as_ref().expect("an SDK game has its referee");
-    let referee = match start_referee(&setup, program, &rendezvous).await {
+    let referee = match Box::pin(start_referee(&setup, program, &rendezvous)).await {
         Ok(r) => Ok(r),
         Err(StartError::Bot(f)) => Err(f),
         Err(StartError::Arena(e)) => return Err(not_set_up(&setup, e, log)),
@@ -148,14 +150,14 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
         table.seat_failed(seat, f);
     }
     let referee = match referee {
-        Ok(conn) => Some(table.play(conn, inbox).await),
+        Ok(conn) => Some(Box::pin(table.play(conn, inbox)).await),
         Err(f) => {
             table.referee_fault = Some(f);
             None
         }
     };
     relays.abort_all();
-    let record = table.finish(names, referee, started).await;
+    let record = Box::pin(table.finish(names, referee, started)).await;
     drop(rendezvous);
     Ok(record)
 }
