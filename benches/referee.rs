@@ -102,16 +102,7 @@ fn main() {
     let (cmd, out) = arena_cmd();
     let warm = run("arena duel", cmd);
     check_arena(&out);
-    let shown: Vec<&str> = std::str::from_utf8(&warm.1.stdout)
-        .unwrap_or("<non-UTF-8 output>")
-        .lines()
-        .collect();
-    if !shown.is_empty() {
-        println!("  arena duel stdout (warm-up, last lines):");
-        for l in &shown[shown.len().saturating_sub(8)..] {
-            println!("    | {l}");
-        }
-    }
+    common::show_warm_up(&warm.1.stdout);
 
     let mut tf = Vec::with_capacity(reps);
     let mut ta = Vec::with_capacity(reps);

@@ -214,6 +214,21 @@ pub fn bench_dir(prefix: &str) -> tempfile::TempDir {
         .unwrap_or_else(|e| fail(&format!("cannot create temp dir: {e}")))
 }
 
+/// The last lines arena printed in a bench's unmeasured warm-up run, so that a reader sees it
+/// played what it was asked to.
+pub fn show_warm_up(stdout: &[u8]) {
+    let shown: Vec<&str> = std::str::from_utf8(stdout)
+        .unwrap_or("<non-UTF-8 output>")
+        .lines()
+        .collect();
+    if !shown.is_empty() {
+        println!("  arena duel stdout (warm-up, last lines):");
+        for l in &shown[shown.len().saturating_sub(8)..] {
+            println!("    | {l}");
+        }
+    }
+}
+
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
