@@ -78,6 +78,7 @@ pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
 /// Play one game to its end; the caller makes the log durable (`Played::durable`), so that a
 /// tournament can start the next game while the disk catches up.
 pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
+    let _running = crate::bot::process::Running::start();
     // Boxed, each: a running game's future is as large as its largest stage of either loop, and
     // every running game holds one (docs/design.md, Memory).
     if sdk::is_sdk(&setup) {

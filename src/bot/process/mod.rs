@@ -1,13 +1,16 @@
 //! Bots as processes: spawning on either channel, line I/O under deadlines, capturing stderr, and
 //! making sure nothing a bot started outlives its game. This file is the connection a game
 //! talks through; `launch` starts the process, `exit` holds it running and says how it ended,
-//! `capture` keeps its stderr, `spectator` feeds a viewer program.
+//! `capture` keeps its stderr, `spectator` feeds a viewer program, `busy` says how long a wait
+//! for a line polls before it sleeps.
 
+mod busy;
 mod capture;
 mod exit;
 mod launch;
 mod spectator;
 
+pub use busy::Running;
 pub use capture::Capture;
 pub use exit::{describe_exit, exit_of};
 pub use launch::{INHERITED_ENV, one_bot_at_a_time};
@@ -233,18 +236,15 @@ impl Connection {
         if let Some(event) = self.over_process_limit() {
             return event;
         }
+        if let Some(event) = self.line_soon().await {
+            return event;
+        }
         let mut deadline = deadline;
         loop {
             let exited = self.process.as_ref().is_none_or(|p| p.exit.is_some());
             tokio::select! {
                 biased;
-                item = self.lines.next() => return match item {
-                    Some(Ok(line)) => Event::Line(line),
-                    None => self.eof().await,
-                    Some(Err(LinesCodecError::MaxLineLengthExceeded)) => Event::TooLong,
-                    Some(Err(LinesCodecError::Io(e))) if e.kind() == std::io::ErrorKind::InvalidData => Event::NotUtf8,
-                    Some(Err(LinesCodecError::Io(e))) => Event::ReadError(e.to_string()),
-                },
+                item = self.lines.next() => return self.heard(item).await,
                 status = async { self.process.as_mut().expect("checked").child.wait().await }, if !exited => {
                     let exited_at = Instant::now();
                     let ended = match status {
@@ -269,6 +269,41 @@ impl Connection {
                     };
                 }
             }
+        }
+    }
+
+    /// The line, if it comes within the busy wait's budget (`busy`). Each poll of a line not
+    /// there yet yields to the runtime, whose driver then looks for readiness without sleeping.
+    async fn line_soon(&mut self) -> Option<Event> {
+        let budget = busy::budget();
+        if budget.is_zero() {
+            return None;
+        }
+        let until = std::time::Instant::now() + budget;
+        loop {
+            if let Some(item) = futures_util::FutureExt::now_or_never(self.lines.next()) {
+                return Some(self.heard(item).await);
+            }
+            if std::time::Instant::now() >= until {
+                return None;
+            }
+            tokio::task::yield_now().await;
+        }
+    }
+
+    /// What a read of the next line gave, as an event.
+    async fn heard(
+        &mut self,
+        item: Option<std::result::Result<String, LinesCodecError>>,
+    ) -> Event {
+        match item {
+            Some(Ok(line)) => Event::Line(line),
+            None => self.eof().await,
+            Some(Err(LinesCodecError::MaxLineLengthExceeded)) => Event::TooLong,
+            Some(Err(LinesCodecError::Io(e))) if e.kind() == std::io::ErrorKind::InvalidData => {
+                Event::NotUtf8
+            }
+            Some(Err(LinesCodecError::Io(e))) => Event::ReadError(e.to_string()),
         }
     }
 
