@@ -40,10 +40,7 @@ impl Drop for Running {
 /// How long a wait for a line may poll before it sleeps now: `SPIN` while a CPU is spare, else
 /// nothing.
 pub fn budget() -> Duration {
-    static CPUS: OnceLock<usize> = OnceLock::new();
-    // The CPUs this process may run on (its affinity and cgroup quota), not the machine's.
-    let cpus = *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if RUNNING.load(Ordering::Relaxed) < cpus && machine_has_room() {
+    if RUNNING.load(Ordering::Relaxed) < cpus_allowed() && machine_has_room() {
         SPIN
     } else {
         Duration::ZERO
@@ -107,6 +104,14 @@ fn parse_cpu_ticks(line: &str) -> Option<(u64, u64)> {
     Some((ticks.iter().sum(), ticks[3] + ticks[4]))
 }
 
+/// The CPUs this process may run on (its affinity and cgroup quota), not the machine's; looked up
+/// once, since a game asks at every wait. (`engine::threads::cores` is the same number, above
+/// `bot` in the layering.)
+fn cpus_allowed() -> usize {
+    static CPUS: OnceLock<usize> = OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 fn cpus_online() -> Option<usize> {
     static CPUS: OnceLock<Option<usize>> = OnceLock::new();
     *CPUS.get_or_init(|| {
@@ -123,9 +128,8 @@ mod tests {
 
     #[test]
     fn polls_only_while_a_cpu_is_spare() {
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         // Other unit tests may run games at once: hold enough that every CPU has one.
-        let held: Vec<_> = (0..cpus).map(|_| Running::start()).collect();
+        let held: Vec<_> = (0..cpus_allowed()).map(|_| Running::start()).collect();
         assert_eq!(budget(), Duration::ZERO);
         drop(held);
     }
