@@ -65,11 +65,16 @@ impl Pool {
         })
     }
 
-    /// Check the directories given back since the last call and pool those left empty. Call
-    /// after an orphan sweep: nothing a finished bot started is alive then to write in them.
-    pub fn recycle(&self) {
-        let returned = std::mem::take(&mut *lock(&self.returned));
-        let empty: Vec<PathBuf> = returned.into_iter().filter(|p| reusable(p)).collect();
+    /// The directories given back since the last call, for `recycle` once an orphan sweep
+    /// that starts after this call is done: nothing a finished bot started is alive then to
+    /// write in them.
+    pub fn returned(&self) -> Returned {
+        Returned(std::mem::take(&mut *lock(&self.returned)))
+    }
+
+    /// Pool those of `returned` left empty, and remove the others.
+    pub fn recycle(&self, returned: Returned) {
+        let empty: Vec<PathBuf> = returned.0.into_iter().filter(|p| reusable(p)).collect();
         lock(&self.ready).extend(empty);
     }
 
@@ -87,6 +92,10 @@ impl Pool {
         all
     }
 }
+
+/// Directories given back, taken out of their pool until `Pool::recycle`.
+#[must_use = "recycled, or the directories are neither reused nor removed"]
+pub struct Returned(Vec<PathBuf>);
 
 /// A poisoned lock still holds a list of paths worth keeping.
 fn lock(list: &Mutex<Vec<PathBuf>>) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
@@ -215,7 +224,7 @@ mod tests {
         drop(first);
         assert!(lock(&pool.ready).is_empty(), "not before the sweep");
         assert_eq!(*lock(&pool.returned), std::slice::from_ref(&path));
-        pool.recycle();
+        pool.recycle(pool.returned());
         assert!(lock(&pool.returned).is_empty());
         assert_eq!(
             *lock(&pool.ready),
@@ -227,8 +236,12 @@ mod tests {
         assert_eq!(again.path(), path);
         assert!(lock(&pool.ready).is_empty());
         std::fs::write(again.path().join("left"), "x").unwrap();
+        // Taken before this one was given back (a sweep under way): not this recycle's.
+        let before = pool.returned();
         drop(again);
-        pool.recycle();
+        pool.recycle(before);
+        assert!(path.join("left").exists(), "left for the next sweep");
+        pool.recycle(pool.returned());
         assert!(lock(&pool.ready).is_empty());
         assert!(!path.exists(), "removed, contents and all");
     }
@@ -245,7 +258,7 @@ mod tests {
         assert_eq!(*lock(&pool.ready), std::slice::from_ref(&empty_path));
         assert_eq!(*lock(&pool.returned), std::slice::from_ref(&used_path));
         assert!(used_path.join("left").exists(), "removing is the recycle's");
-        pool.recycle();
+        pool.recycle(pool.returned());
         assert!(!used_path.exists());
         assert_eq!(*lock(&pool.ready), std::slice::from_ref(&empty_path));
         let again = pool.take().unwrap();

@@ -7,7 +7,9 @@ MODE `children` (default): the spinners are its children (in its session: where 
 shares the CPU between sessions, autogroup, they get one session's share). MODE `sessions`: each
 spinner is a child that calls setsid (a session, and a CPU share, of its own). MODE `orphans`: each
 spinner is double-forked into a session of its own (the middle exits), so it is re-parented to
-arena and is no longer below the bot. MODE `badname`: as `sessions`, and the bot renames itself
+arena and is no longer below the bot. MODE `orphans_files`: as `orphans`, and in the first game the
+bot first fills its working folder with 50,000 empty files, which arena removes after that game
+while the next one plays (whose freezes must still sweep the orphans at once). MODE `badname`: as `sessions`, and the bot renames itself
 (its `comm`, which its spinners inherit) to bytes that are not UTF-8, as any process may, so that
 /proc/PID/stat is not valid UTF-8 and a reader that insists on text loses sight of the processes.
 
@@ -30,6 +32,16 @@ marker = sys.argv[1]
 mode = sys.argv[2] if len(sys.argv) > 2 else "children"
 BEAT = os.open(sys.argv[3], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666) if len(sys.argv) > 3 else None
 T0 = time.time()
+FILES = 50000
+if mode == "orphans_files":
+    mode = "orphans"
+    # In the first game only (the BEAT file's `.filled` beside it says it was done), so that the
+    # next game starts while arena removes them.
+    filled = (sys.argv[3] if len(sys.argv) > 3 else "spin") + ".filled"
+    if not os.path.exists(filled):
+        for i in range(FILES):
+            os.close(os.open(f"f{i}", os.O_CREAT | os.O_WRONLY, 0o600))
+        os.close(os.open(filled, os.O_CREAT | os.O_WRONLY, 0o666))
 if mode == "badname":
     import ctypes
 
