@@ -85,7 +85,7 @@ fn start_janitor(run: &Path) {
         .stderr(std::process::Stdio::null())
         // Out of the terminal's process group: Ctrl-C is for arena, which handles it.
         .process_group(0);
-    let started = super::reaper::spawn_owned(|| {
+    let started = super::reaper::spawn_owned(false, || {
         let child = cmd.spawn()?;
         let pid = child.id();
         Ok((child, Some(pid)))

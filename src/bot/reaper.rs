@@ -1,6 +1,8 @@
 //! Descendants that escape a bot's process group (`setsid`, double forks) must not outlive their
 //! game. arena makes itself a child subreaper, so such orphans are re-parented to arena instead of
 //! init; after each game, `sweep` kills and reaps every child of arena that is not a live bot.
+//! That includes a bot's siblings: a process a bot makes with `clone(CLONE_PARENT)` is a child
+//! of the arena thread that started the bot, outside the bot's tree and process group.
 //!
 //! A sweep reads /proc, waits for the orphans it kills and removes what they left in the bots'
 //! directories: blocking work, done on a thread of its own (`arena-reaper`) so that the games'
@@ -10,7 +12,7 @@
 //! asked for is done (`wait_swept`, `swept`).
 
 use std::collections::BTreeSet;
-use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, TryLockError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, TryLockError, Weak};
 
 use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{WaitPidFlag, waitpid};
@@ -19,10 +21,8 @@ use nix::unistd::Pid;
 /// The processes arena started and still owns (bots and spectators), by pid.
 static OWNED: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
-/// Held by a sweep, and by a spawn whose child a sweep could list before its pid is owned (from
-/// the fork until the pid is in `OWNED`): a sweep never mistakes a bot being born for an orphan.
-/// Only the reaper's thread waits for it (a spawn holds it until its child has exec'd): a game
-/// thread waiting that long left its core idle, 83 ms in a run of a thousand short games.
+/// Held by a sweep; and, where arena's children are found by scanning /proc (no `children`
+/// files), by every spawn from its fork until its child's pid is owned.
 static SWEEP: Mutex<()> = Mutex::new(());
 
 /// How many sweeps were asked for, and how many of them are done (a sweep serves every request
@@ -59,29 +59,46 @@ pub fn become_subreaper() {
 }
 
 /// Run `spawn` (which starts a process and returns its pid) so that no sweep sees the process
-/// before it is owned, and remember the pid as owned.
+/// before it is owned, and remember the pid as owned. A program of a game (a bot, a referee, a
+/// viewer) is `watched`: from then on every sweep reads the children of the thread that started
+/// it, where the siblings it makes with `clone(CLONE_PARENT)` are.
 pub fn spawn_owned<T>(
+    watched: bool,
     spawn: impl FnOnce() -> std::io::Result<(T, Option<u32>)>,
 ) -> std::io::Result<T> {
-    // A spawn stops its thread until the child has exec'd: spawns on game threads other than
-    // the main one, which no sweep can see, do not wait for sweeps or hold them up.
-    spawn_seen(seen_by_sweeps(), spawn)
+    // A spawn stops its thread until the child has exec'd: it holds up no sweep but one that
+    // reads this thread's children, and that on the reaper's thread (a game thread waiting that
+    // long left its core idle, 83 ms in a run of a thousand short games).
+    let me = ME.try_with(|me| match watched {
+        true => me.get_or_init(|| parent(nix::unistd::gettid().as_raw())).clone(),
+        false => me.get().cloned().flatten(),
+    });
+    match me {
+        Ok(Some(me)) => {
+            let _birth = me.birth.lock().unwrap_or_else(|e| e.into_inner());
+            own(spawn())
+        }
+        // A thread no sweep reads (where the sweeps read threads' `children` files), or every
+        // thread (where they scan /proc).
+        _ if main_parent().is_some() && !on_main() => own(spawn()),
+        _ => {
+            let _sweep = SWEEP.lock().unwrap_or_else(|e| e.into_inner());
+            own(spawn())
+        }
+    }
 }
 
-fn spawn_seen<T>(
-    seen: bool,
-    spawn: impl FnOnce() -> std::io::Result<(T, Option<u32>)>,
-) -> std::io::Result<T> {
-    // A sweep under way finishes first; one asked for meanwhile waits, on the reaper's thread.
-    let sweep = seen.then(|| SWEEP.lock().unwrap_or_else(|e| e.into_inner()));
-    let spawned = spawn();
+fn on_main() -> bool {
+    nix::unistd::gettid().as_raw() == std::process::id() as i32
+}
+
+fn own<T>(spawned: std::io::Result<(T, Option<u32>)>) -> std::io::Result<T> {
     if let Ok((_, Some(pid))) = &spawned {
         OWNED
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(*pid as i32);
     }
-    drop(sweep);
     spawned.map(|(value, _)| value)
 }
 
@@ -90,24 +107,107 @@ pub fn release(pid: i32) {
     OWNED.lock().unwrap_or_else(|e| e.into_inner()).remove(&pid);
 }
 
-/// The orphans given to arena, with its own children started from the main thread. The kernel
-/// hands an orphan to the subreaper's first live thread, the main one, and each thread's
-/// `children` file lists what it forked and was given: one read, where scanning /proc reads a
-/// file per process on the machine. The scan remains for kernels without those files.
-fn children() -> Vec<i32> {
+/// A thread of arena that starts processes, or the main one, which the kernel gives orphans to
+/// (the subreaper's first live thread): its `children` file, which lists what it forked and
+/// was given (one read, where scanning /proc reads a file per process on the machine), and a
+/// lock held from each of its spawns' clone until the child's pid is owned, so that no sweep
+/// takes a bot being born for an orphan.
+struct Parent {
     // Opened once and read from its start each time (a sweep runs after every game): the file
     // is made afresh at each read, and the open cost more than the read.
-    static FILE: OnceLock<Option<std::fs::File>> = OnceLock::new();
-    let Some(file) = FILE.get_or_init(|| std::fs::File::open(children_file()).ok()) else {
-        return scan_children();
-    };
-    match read_from_start(file) {
-        Ok(list) => String::from_utf8_lossy(&list)
-            .split_whitespace()
-            .filter_map(|p| p.parse::<i32>().ok())
-            .collect(),
-        Err(_) => scan_children(),
+    children: std::fs::File,
+    birth: Mutex<()>,
+}
+
+/// Every thread that ever started a process, while it lives, and the main thread.
+static PARENTS: Mutex<Vec<Weak<Parent>>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// This thread as a parent, once it has started a program of a game; None where threads
+    /// have no `children` file (the sweeps then scan /proc, and spawns hold `SWEEP`).
+    static ME: std::cell::OnceCell<Option<Arc<Parent>>> = const { std::cell::OnceCell::new() };
+}
+
+/// The main thread, whatever thread asks first: orphans go to it, and it lives as long as arena.
+fn main_parent() -> Option<Arc<Parent>> {
+    static MAIN: OnceLock<Option<Arc<Parent>>> = OnceLock::new();
+    MAIN.get_or_init(|| open_parent(std::process::id() as i32))
+        .clone()
+}
+
+fn parent(tid: i32) -> Option<Arc<Parent>> {
+    if tid == std::process::id() as i32 {
+        main_parent()
+    } else {
+        main_parent()?;
+        open_parent(tid)
     }
+}
+
+fn open_parent(tid: i32) -> Option<Arc<Parent>> {
+    let me = std::process::id();
+    let children = std::fs::File::open(format!("/proc/{me}/task/{tid}/children")).ok()?;
+    let parent = Arc::new(Parent {
+        children,
+        birth: Mutex::new(()),
+    });
+    let mut parents = PARENTS.lock().unwrap_or_else(|e| e.into_inner());
+    parents.retain(|p| p.strong_count() > 0);
+    parents.push(Arc::downgrade(&parent));
+    Some(parent)
+}
+
+/// Whether a sweep waits for the births under way on other threads (the reaper's thread), or
+/// leaves those threads' children to a later sweep (a game's thread: the thread being born
+/// onto is another game's, whose own sweeps look at them).
+#[derive(Clone, Copy, PartialEq)]
+enum Births {
+    Wait,
+    Skip,
+}
+
+/// arena's children that it does not own: the orphans given to it, and what its bots made as
+/// their siblings; and whether that is all of them (false where a thread was skipped, in the
+/// middle of a birth). The caller holds `SWEEP`.
+fn orphans(births: Births) -> (Vec<i32>, bool) {
+    let unowned = |pids: &mut dyn Iterator<Item = i32>| -> Vec<i32> {
+        let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
+        pids.filter(|p| !owned.contains(p)).collect()
+    };
+    if main_parent().is_none() {
+        return (unowned(&mut scan_children().into_iter()), true);
+    }
+    let parents: Vec<Arc<Parent>> = PARENTS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .filter_map(Weak::upgrade)
+        .collect();
+    let mut found = Vec::new();
+    let mut complete = true;
+    for parent in parents {
+        // Held while the list is checked against the owned pids: a child listed is then
+        // either owned or no bot (the order of locks a spawn takes: its birth, then `OWNED`).
+        let _birth = match (parent.birth.try_lock(), births) {
+            (Ok(guard), _) => guard,
+            (Err(TryLockError::Poisoned(e)), _) => e.into_inner(),
+            (Err(TryLockError::WouldBlock), Births::Wait) => {
+                parent.birth.lock().unwrap_or_else(|e| e.into_inner())
+            }
+            (Err(TryLockError::WouldBlock), Births::Skip) => {
+                complete = false;
+                continue;
+            }
+        };
+        // A thread that has ended has no children: they went to another (the main one).
+        if let Ok(text) = read_from_start(&parent.children) {
+            let text = String::from_utf8_lossy(&text);
+            found.extend(unowned(
+                &mut text.split_whitespace().filter_map(|p| p.parse::<i32>().ok()),
+            ));
+        }
+    }
+    (found, complete)
 }
 
 /// The whole of a file read at its start, whoever else reads it meanwhile.
@@ -128,26 +228,7 @@ fn read_from_start(file: &std::fs::File) -> std::io::Result<Vec<u8>> {
     Ok(list)
 }
 
-fn children_file() -> &'static str {
-    static PATH: OnceLock<String> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let me = std::process::id();
-        format!("/proc/{me}/task/{me}/children")
-    })
-}
-
-/// Whether a sweep could list the children of the calling thread: those of the main thread, or
-/// those of any thread where the list comes from scanning /proc.
-fn seen_by_sweeps() -> bool {
-    static MAIN_ONLY: OnceLock<bool> = OnceLock::new();
-    thread_local! {
-        static ON_MAIN: bool = nix::unistd::gettid() == nix::unistd::getpid();
-    }
-    let main_only = *MAIN_ONLY.get_or_init(|| std::fs::metadata(children_file()).is_ok());
-    !main_only || ON_MAIN.with(|m| *m)
-}
-
-/// The same, from every process's parent pid in /proc.
+/// arena's children, from every process's parent pid in /proc.
 fn scan_children() -> Vec<i32> {
     let me = std::process::id() as i32;
     let Ok(entries) = std::fs::read_dir("/proc") else {
@@ -197,24 +278,24 @@ fn swept_at_once() -> bool {
     let Ok(_guard) = SWEEP.try_lock() else {
         return false;
     };
-    let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
-    let orphans = children().into_iter().any(|p| !owned.contains(&p));
-    drop(owned);
-    !orphans && super::workdir::Pool::shared().pool_empty()
+    let (found, complete) = orphans(Births::Skip);
+    complete && found.is_empty() && super::workdir::Pool::shared().pool_empty()
 }
 
-/// Sweep on the calling thread, now, unless a spawn holds the lock (then the reaper's thread
-/// sweeps once it lets go): for when an orphan must not run on a moment longer, as when a bot
-/// is frozen while its opponent thinks. Cheap when there is no orphan: one read of /proc.
+/// Sweep on the calling thread, now, unless a sweep is under way (then the reaper's thread
+/// sweeps again once it is done): for when an orphan must not run on a moment longer, as when a
+/// bot is frozen while its opponent thinks. The children of a thread in the middle of starting
+/// a process are left to a later sweep. Cheap when there is no orphan: a read of /proc per
+/// thread that starts processes.
 pub fn sweep_here() {
     match SWEEP.try_lock() {
         // The orphans only: the bots' directories are left to the reaper's thread.
         Ok(_guard) => {
-            kill_orphans();
+            kill_orphans(Births::Skip);
         }
         Err(TryLockError::Poisoned(e)) => {
             let _guard = e.into_inner();
-            kill_orphans();
+            kill_orphans(Births::Skip);
         }
         Err(TryLockError::WouldBlock) => sweep(),
     }
@@ -275,7 +356,7 @@ fn sweep_now() -> usize {
     // Taken before the orphans are killed: no descendant of the bots that gave these back is
     // left to write in them once the kill is done.
     let returned = pool.returned();
-    let found = kill_orphans();
+    let found = kill_orphans(Births::Wait);
     // Emptied without the lock: removing what a bot left (20,000 files took 0.3 s) held up every
     // freeze's sweep meanwhile, and a bot frozen in the next game had its orphans run on into its
     // opponent's turn.
@@ -288,15 +369,10 @@ fn sweep_now() -> usize {
 /// orphan killed may leave children of its own, given to arena in turn (a chain of `setsid`s, a
 /// process that forks again as it is killed). Each orphan and everything below it is stopped
 /// before it is killed, so none can fork meanwhile.
-fn kill_orphans() -> usize {
+fn kill_orphans(births: Births) -> usize {
     let mut found = 0;
     loop {
-        let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
-        let orphans: Vec<i32> = children()
-            .into_iter()
-            .filter(|p| !owned.contains(p))
-            .collect();
-        drop(owned);
+        let (orphans, _) = orphans(births);
         if orphans.is_empty() {
             break;
         }
@@ -327,23 +403,40 @@ fn kill_orphans() -> usize {
 mod tests {
     use super::*;
 
-    /// Why spawns on game threads other than the main one take no lock: the sweep's list (the
-    /// main thread's children) never shows a child of another thread, even alive.
-    #[test]
-    fn a_child_of_another_thread_is_not_in_the_sweeps_list() {
-        // Tests run on threads other than the main one.
-        assert!(!seen_by_sweeps());
-        let mut child = std::process::Command::new("sleep")
+    /// arena's children that no sweep may take (a bot, or one being born), and one that it
+    /// must: what a bot made with `clone(CLONE_PARENT)` is a child of the thread that started
+    /// the bot, like the bot, and arena does not own it.
+    fn sleeper() -> std::process::Child {
+        std::process::Command::new("sleep")
             .arg("30")
             .spawn()
-            .unwrap();
-        let pid = child.id() as i32;
-        let (listed, scanned) = (children(), scan_children());
-        let _ = child.kill();
-        let _ = child.wait();
-        assert!(!listed.contains(&pid), "{listed:?} has {pid}");
-        // The scan, used where that file is missing, sees every thread's: spawns lock then.
-        assert!(scanned.contains(&pid), "{scanned:?} lacks {pid}");
+            .unwrap()
+    }
+
+    fn alive(pid: i32) -> bool {
+        kill(Pid::from_raw(pid), None).is_ok()
+    }
+
+    #[test]
+    fn a_child_of_a_thread_that_starts_bots_is_swept_unless_it_is_owned() {
+        let _turn = orphans_turn();
+        become_subreaper();
+        let mut bot = spawn_owned(true, || {
+            let child = sleeper();
+            let pid = child.id();
+            Ok((child, Some(pid)))
+        })
+        .unwrap();
+        // As a bot's sibling would be: this thread's child, not owned.
+        let sibling = sleeper().id() as i32;
+        sweep();
+        wait_swept();
+        let bot_alive = alive(bot.id() as i32);
+        let _ = bot.kill();
+        let _ = bot.wait();
+        release(bot.id() as i32);
+        assert!(!alive(sibling), "the sibling was swept");
+        assert!(bot_alive, "the bot was not");
     }
 
     /// Tests that make orphans or sweep them take turns, in this process or another (nextest
@@ -380,28 +473,37 @@ mod tests {
         line.trim().parse().unwrap()
     }
 
+    /// Everything a sweep would take now.
+    fn listed() -> Vec<i32> {
+        orphans(Births::Wait).0
+    }
+
     #[test]
-    fn a_sweep_asked_for_during_a_spawn_does_not_wait_and_is_done_when_the_spawn_lets_go() {
+    fn a_sweep_asked_for_during_a_spawn_does_not_wait_and_takes_no_process_being_born() {
         let _turn = orphans_turn();
         let pid = orphan();
-        spawn_seen(true, || {
+        let mut born = spawn_owned(true, || {
+            let child = sleeper();
             let (tx, rx) = std::sync::mpsc::channel();
             std::thread::spawn(move || {
                 sweep();
                 tx.send(()).unwrap();
             });
             rx.recv_timeout(std::time::Duration::from_secs(10))
-                .expect("the sweep returns while the spawn holds the lock");
+                .expect("the sweep returns while the spawn is under way");
             std::thread::sleep(std::time::Duration::from_millis(50));
-            assert!(
-                children().contains(&pid),
-                "nothing is swept during the spawn"
-            );
-            Ok(((), None))
+            assert!(alive(child.id() as i32), "not taken for an orphan");
+            let id = child.id();
+            Ok((child, Some(id)))
         })
         .unwrap();
         wait_swept();
-        assert!(!children().contains(&pid), "swept when the spawn let go");
+        let born_alive = alive(born.id() as i32);
+        let _ = born.kill();
+        let _ = born.wait();
+        release(born.id() as i32);
+        assert!(born_alive, "owned once born: never swept");
+        assert!(!listed().contains(&pid), "the orphan was swept");
     }
 
     #[test]
@@ -410,7 +512,7 @@ mod tests {
         let pid = orphan();
         sweep();
         wait_swept();
-        assert!(!children().contains(&pid), "swept");
+        assert!(!listed().contains(&pid), "swept");
         assert_eq!(sweep_now(), 0, "nothing left");
     }
 
@@ -418,11 +520,11 @@ mod tests {
     fn an_orphan_is_found_by_the_main_threads_file_and_by_the_scan() {
         let _turn = orphans_turn();
         let pid = orphan();
-        let (fast, slow) = (children(), scan_children());
+        let (fast, slow) = (listed(), scan_children());
         let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
         let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::__WALL));
         assert!(fast.contains(&pid), "{fast:?} lacks {pid}");
         assert!(slow.contains(&pid), "{slow:?} lacks {pid}");
-        assert!(!children().contains(&pid), "a reaped orphan is gone");
+        assert!(!listed().contains(&pid), "a reaped orphan is gone");
     }
 }

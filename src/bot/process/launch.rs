@@ -323,7 +323,7 @@ pub(super) fn wire(
 /// Start the bot. The bot's ends of the pipes go with `cmd`, closed once the bot has them: else
 /// the capture would never end.
 pub(super) fn start(cmd: Spawn, program: &str) -> Result<Child, StartError> {
-    let spawned = reaper::spawn_owned(|| {
+    let spawned = reaper::spawn_owned(true, || {
         let child = cmd.spawn()?;
         let pid = child.id().as_raw() as u32;
         Ok((child, Some(pid)))

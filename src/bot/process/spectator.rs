@@ -38,7 +38,7 @@ impl SpectatorSink {
             .envs(std::env::vars_os())
             .stdin(Stdio::Fd(read));
         cmd.own_group = true;
-        let child = reaper::spawn_owned(|| {
+        let child = reaper::spawn_owned(true, || {
             let child = cmd.spawn()?;
             let pid = child.id().as_raw() as u32;
             Ok((child, Some(pid)))

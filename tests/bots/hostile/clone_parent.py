@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Starts a process as its own sibling: clone(CLONE_PARENT) makes the new process a child of the
 bot's parent (arena, the thread that started the bot), not of the bot; it is neither below the bot
-nor an orphan. It runs `sleep 3601.MARKER`. Then the bot plays the whole game well (ROCK).
+nor an orphan. It leaves the bot's process group and session (setsid) and runs
+`sleep 3601.MARKER`. Then the bot plays the whole game well (ROCK).
 
 Usage: clone_parent.py MARKER
 Expected: normal or draw, all rounds; nothing left after `duel` or `run`.
@@ -19,6 +20,7 @@ libc.syscall.restype = ctypes.c_long
 rounds = int([sys.stdin.readline() for _ in range(3)][2])
 pid = libc.syscall(SYS_CLONE, ctypes.c_ulong(CLONE_PARENT | SIGCHLD), None, None, None, None)
 if pid == 0:
+    os.setsid()
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
