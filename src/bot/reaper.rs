@@ -157,44 +157,57 @@ fn open_parent(tid: i32) -> Option<Arc<Parent>> {
     Some(parent)
 }
 
-/// Whether a sweep waits for the births under way on other threads (the reaper's thread), or
-/// leaves those threads' children to a later sweep (a game's thread: the thread being born
-/// onto is another game's, whose own sweeps look at them).
+/// Whose children a sweep reads, and whether it waits for the births under way there.
 #[derive(Clone, Copy, PartialEq)]
-enum Births {
-    Wait,
-    Skip,
+enum Reach {
+    /// Every thread's, waiting for births (the reaper's thread).
+    All,
+    /// Every thread's, leaving a thread in the middle of a birth to a later sweep (a game's
+    /// thread, after its game).
+    AllNow,
+    /// Those of the main thread (the orphans) and of the calling thread (the siblings of its
+    /// games' bots), leaving a birth under way to a later sweep: a freeze, which must not wait,
+    /// on every move. The other threads' siblings are their own games' to sweep.
+    Here,
 }
 
-/// arena's children that it does not own: the orphans given to it, and what its bots made as
-/// their siblings; and whether that is all of them (false where a thread was skipped, in the
-/// middle of a birth). The caller holds `SWEEP`.
-fn orphans(births: Births) -> (Vec<i32>, bool) {
+/// arena's children that it does not own, as far as `reach` goes: the orphans given to it, and
+/// what its bots made as their siblings; and whether that is all of them (false where a thread
+/// was skipped, in the middle of a birth). The caller holds `SWEEP`.
+fn orphans(reach: Reach) -> (Vec<i32>, bool) {
     let unowned = |pids: &mut dyn Iterator<Item = i32>| -> Vec<i32> {
         let owned = OWNED.lock().unwrap_or_else(|e| e.into_inner());
         pids.filter(|p| !owned.contains(p)).collect()
     };
-    if main_parent().is_none() {
+    let Some(main) = main_parent() else {
         return (unowned(&mut scan_children().into_iter()), true);
-    }
-    let parents: Vec<Arc<Parent>> = PARENTS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .filter_map(Weak::upgrade)
-        .collect();
+    };
+    let parents: Vec<Arc<Parent>> = match reach {
+        Reach::All | Reach::AllNow => PARENTS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect(),
+        Reach::Here => {
+            let me = ME.try_with(|me| me.get().cloned().flatten()).ok().flatten();
+            std::iter::once(main)
+                .chain(me.filter(|_| !on_main()))
+                .collect()
+        }
+    };
     let mut found = Vec::new();
     let mut complete = true;
     for parent in parents {
         // Held while the list is checked against the owned pids: a child listed is then
         // either owned or no bot (the order of locks a spawn takes: its birth, then `OWNED`).
-        let _birth = match (parent.birth.try_lock(), births) {
+        let _birth = match (parent.birth.try_lock(), reach) {
             (Ok(guard), _) => guard,
             (Err(TryLockError::Poisoned(e)), _) => e.into_inner(),
-            (Err(TryLockError::WouldBlock), Births::Wait) => {
+            (Err(TryLockError::WouldBlock), Reach::All) => {
                 parent.birth.lock().unwrap_or_else(|e| e.into_inner())
             }
-            (Err(TryLockError::WouldBlock), Births::Skip) => {
+            (Err(TryLockError::WouldBlock), Reach::AllNow | Reach::Here) => {
                 complete = false;
                 continue;
             }
@@ -278,24 +291,23 @@ fn swept_at_once() -> bool {
     let Ok(_guard) = SWEEP.try_lock() else {
         return false;
     };
-    let (found, complete) = orphans(Births::Skip);
+    let (found, complete) = orphans(Reach::AllNow);
     complete && found.is_empty() && super::workdir::Pool::shared().pool_empty()
 }
 
 /// Sweep on the calling thread, now, unless a sweep is under way (then the reaper's thread
 /// sweeps again once it is done): for when an orphan must not run on a moment longer, as when a
-/// bot is frozen while its opponent thinks. The children of a thread in the middle of starting
-/// a process are left to a later sweep. Cheap when there is no orphan: a read of /proc per
-/// thread that starts processes.
+/// bot is frozen while its opponent thinks (`Reach::Here`). Cheap when there is no orphan: a
+/// read of /proc, two where the games are on threads of their own.
 pub fn sweep_here() {
     match SWEEP.try_lock() {
         // The orphans only: the bots' directories are left to the reaper's thread.
         Ok(_guard) => {
-            kill_orphans(Births::Skip);
+            kill_orphans(Reach::Here);
         }
         Err(TryLockError::Poisoned(e)) => {
             let _guard = e.into_inner();
-            kill_orphans(Births::Skip);
+            kill_orphans(Reach::Here);
         }
         Err(TryLockError::WouldBlock) => sweep(),
     }
@@ -356,7 +368,7 @@ fn sweep_now() -> usize {
     // Taken before the orphans are killed: no descendant of the bots that gave these back is
     // left to write in them once the kill is done.
     let returned = pool.returned();
-    let found = kill_orphans(Births::Wait);
+    let found = kill_orphans(Reach::All);
     // Emptied without the lock: removing what a bot left (20,000 files took 0.3 s) held up every
     // freeze's sweep meanwhile, and a bot frozen in the next game had its orphans run on into its
     // opponent's turn.
@@ -369,10 +381,10 @@ fn sweep_now() -> usize {
 /// orphan killed may leave children of its own, given to arena in turn (a chain of `setsid`s, a
 /// process that forks again as it is killed). Each orphan and everything below it is stopped
 /// before it is killed, so none can fork meanwhile.
-fn kill_orphans(births: Births) -> usize {
+fn kill_orphans(reach: Reach) -> usize {
     let mut found = 0;
     loop {
-        let (orphans, _) = orphans(births);
+        let (orphans, _) = orphans(reach);
         if orphans.is_empty() {
             break;
         }
@@ -475,7 +487,7 @@ mod tests {
 
     /// Everything a sweep would take now.
     fn listed() -> Vec<i32> {
-        orphans(Births::Wait).0
+        orphans(Reach::All).0
     }
 
     #[test]
