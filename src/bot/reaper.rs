@@ -360,7 +360,7 @@ fn reaper() {
     }
 }
 
-/// Sweep on the calling thread, once no spawn holds the lock: the orphans, then the bots'
+/// Sweep on the calling thread, once no other sweep holds the lock: the orphans, then the bots'
 /// directories given back. Returns how many orphans it found.
 fn sweep_now() -> usize {
     let pool = super::workdir::Pool::shared();
@@ -369,9 +369,9 @@ fn sweep_now() -> usize {
     // left to write in them once the kill is done.
     let returned = pool.returned();
     let found = kill_orphans(Reach::All);
-    // Emptied without the lock: removing what a bot left (20,000 files took 0.3 s) held up every
-    // freeze's sweep meanwhile, and a bot frozen in the next game had its orphans run on into its
-    // opponent's turn.
+    // Emptied without the lock: removing what a bot left (50,000 files took 3 s beside spinning
+    // orphans) held up every freeze's sweep meanwhile, and a bot frozen in the next game had its
+    // orphans run on into its opponent's turn.
     drop(guard);
     pool.recycle(returned);
     found

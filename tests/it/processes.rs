@@ -687,9 +687,10 @@ fn a_bot_not_to_move_cannot_steal_cpu_with_orphans() {
 /// The same orphans, from a bot that first fills its working folder with 50,000 files: arena
 /// removes them after the first game while the second plays, and the orphans of the spinner's
 /// first move there are still swept when it is frozen, not once the files are gone (as a user,
-/// they ran 2.5 s into the honest bot's move in 6 of 12 runs while the removal held the sweeps
-/// up; as nobody, in 1 to 2 runs of 4: the folder is removed by the sweep after the first game
-/// or by a later one, as the game's end and the folder's return fall). Where arena runs as root
+/// they ran 2.5 s into the honest bot's move in 5 of 12 runs by hand while the removal held
+/// the sweeps up; through this test as nobody, in 1 run of 4: the folder is removed by the
+/// sweep after the first game or by a later one, as the game's end and the folder's return
+/// fall). Where arena runs as root
 /// it runs as nobody here: root's bots are in cgroups, which freeze orphans too.
 #[test]
 fn a_bot_not_to_move_cannot_steal_cpu_with_orphans_while_its_files_are_removed() {
