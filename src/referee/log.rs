@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::time::Instant;
@@ -402,8 +402,56 @@ impl Write for LogFile {
 /// rounds of the moves it holds (40 to 80 of them).
 pub const LOG_BUFFER: usize = 4 * 1024;
 
+/// How long a game's log may keep unwritten bytes in memory while it waits (`GameLog::waiting`).
+const HOLD_US: u64 = 1_000;
+
+/// The log's bytes on their way to its file: as `BufWriter`, but the buffer is let go while the
+/// game waits long (`GameLog::waiting`), where `BufWriter` holds its room for the whole game.
+struct LogOut {
+    file: LogFile,
+    buf: Vec<u8>,
+    /// The log's start, and when the buffer was last written out, in microseconds since.
+    t0: Instant,
+    written_at: u64,
+}
+
+impl LogOut {
+    fn write_out(&mut self, now: u64) -> std::io::Result<()> {
+        self.written_at = now;
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let r = self.file.write_all(&self.buf);
+        self.buf.clear();
+        if self.buf.capacity() > 2 * LOG_BUFFER {
+            // An entry far longer than most: its room is not kept for the rest.
+            self.buf = Vec::new();
+        }
+        r
+    }
+}
+
+impl Write for LogOut {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.buf.capacity() == 0 {
+            self.buf.reserve(LOG_BUFFER);
+        }
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= LOG_BUFFER {
+            self.write_out(self.t0.elapsed().as_micros() as u64)?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let at = self.written_at;
+        self.write_out(at)?;
+        self.file.flush()
+    }
+}
+
 pub struct GameLog {
-    out: BufWriter<LogFile>,
+    out: LogOut,
     t0: Instant,
     path: String,
     /// The first write error; the game goes on, and the error is reported at the end.
@@ -421,9 +469,15 @@ impl GameLog {
         // Made anew: a link planted under its name is removed, never written through.
         let (file, again) = crate::files::create_anew(path)
             .map_err(Error::io(format!("creating {}", path.display())))?;
+        let t0 = Instant::now();
         let mut log = GameLog {
-            out: BufWriter::with_capacity(LOG_BUFFER, LogFile { file, tap }),
-            t0: Instant::now(),
+            out: LogOut {
+                file: LogFile { file, tap },
+                buf: Vec::new(),
+                t0,
+                written_at: 0,
+            },
+            t0,
             path: path.display().to_string(),
             error: None,
         };
@@ -435,6 +489,25 @@ impl GameLog {
 
     pub fn micros(&self) -> u64 {
         self.t0.elapsed().as_micros() as u64
+    }
+
+    /// The game is about to wait for a bot or its referee. A game whose waits are long (its
+    /// bytes held a millisecond or more since they were last written) writes them now and holds
+    /// no buffer while it waits: hundreds of SDK games at once, each waiting for a JVM or a bot
+    /// that thinks, held 4 KiB each for nothing (bench/README.md, issue 43). A game whose bots
+    /// answer in microseconds fills its buffer first, and writes no more often than before.
+    pub fn waiting(&mut self) {
+        if self.out.buf.capacity() == 0 || self.error.is_some() {
+            return;
+        }
+        let now = self.micros();
+        if now.saturating_sub(self.out.written_at) < HOLD_US {
+            return;
+        }
+        if let Err(e) = self.out.write_out(now) {
+            self.error = Some(e);
+        }
+        self.out.buf = Vec::new();
     }
 
     fn write(&mut self, entry: &Entry) {
@@ -574,7 +647,7 @@ impl GameLog {
         }
         match self.error.take() {
             None => {
-                if let Some(tap) = self.out.get_mut().tap.take() {
+                if let Some(tap) = self.out.file.tap.take() {
                     tap.whole();
                 }
                 Ok(self)
@@ -612,7 +685,7 @@ fn sync_all(logs: Vec<GameLog>) -> Result<()> {
     if logs.len() < ONE_PASS {
         return logs.iter().try_for_each(|log| {
             log.out
-                .get_ref()
+                .file
                 .file
                 .sync_data()
                 .map_err(|e| log.failed(e))
@@ -620,7 +693,7 @@ fn sync_all(logs: Vec<GameLog>) -> Result<()> {
     }
     let mut devices: Vec<u64> = Vec::new();
     for log in &logs {
-        let file = &log.out.get_ref().file;
+        let file = &log.out.file.file;
         let dev = file.metadata().map_err(|e| log.failed(e))?.dev();
         if !devices.contains(&dev) {
             devices.push(dev);
@@ -1003,5 +1076,33 @@ mod tests {
                 assert_eq!(lines[2], format!(r#"{{"result":{{"game":{i}}}}}"#));
             }
         }
+    }
+
+    /// A game that waits long writes what it has and holds no buffer meanwhile; one that waits
+    /// briefly keeps its bytes until its buffer fills. Either way the log is the same, in order.
+    #[test]
+    fn a_game_waiting_long_writes_its_bytes_and_holds_no_buffer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.jsonl");
+        let (mut log, _) = GameLog::create(&path, header(), None).unwrap();
+        log.sent(Seat::FIRST, "ROCK");
+        log.out.written_at = log.micros();
+        log.waiting();
+        assert!(log.out.buf.capacity() > 0, "a brief wait keeps the buffer");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
+        std::thread::sleep(std::time::Duration::from_micros(2 * HOLD_US));
+        log.waiting();
+        assert_eq!(log.out.buf.capacity(), 0, "a long wait lets the buffer go");
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 2);
+        // Filled past its size, the buffer is written out whatever the waits.
+        let long = "P".repeat(LOG_BUFFER);
+        log.received(Seat::new(1).unwrap(), &long);
+        assert!(std::fs::metadata(&path).unwrap().len() > LOG_BUFFER as u64);
+        log.sent(Seat::FIRST, "PAPER");
+        log.finish(serde_json::json!({"game": 1})).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert!(lines[1].contains("ROCK") && lines[2].contains(&long) && lines[3].contains("PAPER"));
     }
 }

@@ -1,6 +1,8 @@
 //! The one referee loop: drives any `Game` between its seats, enforces deadlines while waiting,
 //! writes the game log, and produces the result. Games never do I/O or keep time themselves.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -77,19 +79,22 @@ pub async fn play(setup: MatchSetup) -> Result<GameRecord> {
 
 /// Play one game to its end; the caller makes the log durable (`Played::durable`), so that a
 /// tournament can start the next game while the disk catches up.
-pub async fn play_unsynced(setup: MatchSetup) -> Result<Played> {
-    let _running = crate::bot::process::Running::start();
-    // Boxed, each: a running game's future is as large as its largest stage of either loop, and
-    // every running game holds one (docs/design.md, Memory).
+///
+/// Boxed here, once, with nothing around it: a running game's future is as large as its largest
+/// stage of either loop, every running game holds one, and an `async fn` around it held its
+/// setup a second time (and its callers a third), 4 KiB a game for nothing (docs/design.md,
+/// Memory).
+pub fn play_unsynced(setup: MatchSetup) -> Pin<Box<dyn Future<Output = Result<Played>> + Send>> {
     if sdk::is_sdk(&setup) {
-        Box::pin(sdk::play_unsynced(setup)).await
+        Box::pin(sdk::play_unsynced(setup))
     } else {
-        Box::pin(play_table(setup)).await
+        Box::pin(play_table(setup))
     }
 }
 
 /// A game of arena's own referee loop (every game but an SDK referee's).
 async fn play_table(mut setup: MatchSetup) -> Result<Played> {
+    let _running = crate::bot::process::Running::start();
     let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
     let seating = Seating {
         names: names.clone(),

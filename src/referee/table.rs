@@ -107,6 +107,7 @@ impl<'a> Table<'a> {
     /// The next line of a seat the game waits for, and any others already there.
     async fn hear_players(&mut self) {
         let awaiting = self.judge.awaiting();
+        self.wire.log.waiting();
         let (seat, heard) =
             next_line(&mut self.seats, awaiting, &self.judge, self.setup, true).await;
         self.take_line(seat, heard);
@@ -280,6 +281,7 @@ pub(super) async fn hear_referee(
     for l in &lines {
         wire.log.to_referee(l);
     }
+    wire.log.waiting();
     let failed = match link.ask(&lines).await {
         Ok(line) => {
             out.now_ms = clock(start_ms, wire.log.from_referee(&line));

@@ -72,10 +72,6 @@ impl Capture {
     }
 }
 
-/// A reader's first buffer: a move is a short line, and a longer one grows it. tokio-util's 8 KiB
-/// for each bot of each running game was a tenth of arena's memory per game (bench/sdk.sh).
-pub(super) const LINE_BUFFER: usize = 1024;
-
 /// How long a bot's stderr may wait in memory before it goes to its file, and how much of it.
 const CAPTURE_DELAY: Duration = Duration::from_millis(20);
 const CAPTURE_BATCH: usize = 32 * 1024;

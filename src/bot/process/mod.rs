@@ -16,7 +16,6 @@ pub use exit::{describe_exit, exit_of};
 pub use launch::{INHERITED_ENV, one_bot_at_a_time};
 pub use spectator::SpectatorSink;
 
-use capture::LINE_BUFFER;
 use exit::Process;
 use launch::launch;
 
@@ -24,10 +23,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::time::{Instant, sleep, sleep_until, timeout};
-use tokio_util::codec::{FramedRead, LinesCodecError};
+use tokio_util::codec::LinesCodecError;
 
+use super::chunk::FrameReader;
 use super::framing::{FrameCodec, Framing};
 
 use super::{BotCommand, BotSpec, tree};
@@ -141,12 +141,10 @@ pub enum StartError {
     Arena(String),
 }
 
-type Lines = FramedRead<Box<dyn AsyncRead + Send + Unpin>, FrameCodec>;
-
 /// A live line connection to a bot (a process, or the terminal).
 pub struct Connection {
     writer: Box<dyn AsyncWrite + Send + Unpin>,
-    lines: Lines,
+    lines: FrameReader,
     process: Option<Process>,
     limits: IoLimits,
 }
@@ -173,11 +171,7 @@ impl Connection {
             launch(spec, argv, stderr_path, startup, limits).await?;
         Ok(Connection {
             writer,
-            lines: FramedRead::with_capacity(
-                reader,
-                FrameCodec::new(limits.framing, limits.max_line),
-                LINE_BUFFER,
-            ),
+            lines: FrameReader::new(reader, FrameCodec::new(limits.framing, limits.max_line)),
             process: Some(process),
             limits,
         })
@@ -187,7 +181,7 @@ impl Connection {
     pub fn terminal(limits: IoLimits) -> Connection {
         Connection {
             writer: Box::new(tokio::io::stdout()),
-            lines: FramedRead::new(
+            lines: FrameReader::new(
                 Box::new(tokio::io::stdin()),
                 FrameCodec::new(limits.framing, limits.max_line),
             ),

@@ -220,10 +220,19 @@ impl Duel {
             }
         };
         let played = retry::play(&name, setup, &mut signals, || true).await;
-        if let Some(sink) = sink {
-            sink.finish(self.games.limits.grace).await;
+        match sink {
+            // Boxed with the game's outcome: that stage (the outcome kept while the viewer
+            // ends) would otherwise size every running game's future (docs/design.md, Memory).
+            Some(sink) => {
+                let grace = self.games.limits.grace;
+                Box::pin(async move {
+                    sink.finish(grace).await;
+                    played
+                })
+                .await
+            }
+            None => played,
         }
-        played
     }
 
     /// Play game `i`, and wait for its files to be complete: a game counts with all of them.

@@ -97,6 +97,7 @@ pub fn seed_args(form: &str, send: bool, seed: u64) -> Result<Vec<String>> {
 /// a referee that fails makes the game count for no one, and only arena's own failures are
 /// errors.
 pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
+    let _running = crate::bot::process::Running::start();
     let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
     let n = names.len();
     let header = super::header(&setup);
@@ -491,6 +492,7 @@ impl Table<'_> {
                 _ => program.timeout,
             };
             let deadline = quiet_since + allowance;
+            self.log.waiting();
             tokio::select! {
                 biased;
                 msg = inbox.recv(), if relays_open => {
