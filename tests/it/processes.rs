@@ -503,6 +503,63 @@ fn setpgid_children_count_against_the_process_limit() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// orphan_bomb.py makes 60 orphans within one move, one every 20 ms: fork, setsid, fork again,
+/// the middle exits. Where arena counts a bot's processes itself (no pids controller and no user
+/// namespace: as a user on Ubuntu 24.04, say), it walks the bot's tree, where orphans are not:
+/// they ran on, uncounted, until the bot's next freeze, and the sampler saw 60 of them. Each count
+/// now kills what left the tree. The test's build is told to do without user namespaces
+/// (`ARENA_TEST_NO_USER_NAMESPACES`); arena runs as nobody under root (root's bots are in
+/// cgroups, which count orphans too), else as the user.
+#[test]
+fn orphans_cannot_outgrow_the_process_limit_where_arena_counts_them() {
+    serial();
+    const LIMIT: usize = 10;
+    // The limit, what 100 ms of counting lets through at one orphan every 20 ms (5), and the
+    // bot's middle process of the moment.
+    const MOST: usize = LIMIT + 6;
+    let nobody = nix::unistd::geteuid().is_root() && nobody_possible();
+    let dir = open_tempdir();
+    let out = dir.path().join("out");
+    let marker = marker();
+    let spec = format!(
+        "name = \"orphan-bomb\"\ngame = \"roshambo\"\nformat = \"gauntlet\"\ntimeout = 10.0\n\
+         startup_timeout = 10.0\njobs = 1\nseed = 1\n\n[params]\nrounds = 3\n\n\
+         [[bot]]\nname = \"random\"\ncommand = \"builtin:random\"\nseed = true\n\n\
+         [[bot]]\nname = \"orphan_bomb\"\ncommand = \"{}\"\n[bot.limits]\nprocesses = {LIMIT}\n",
+        hostile("orphan_bomb.py", &format!("{marker} 60 20"))
+    );
+    let path = dir.path().join("spec.toml");
+    std::fs::write(&path, spec).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let sampler = sample_max(marker.clone(), stop.clone());
+    let output = arena_as(nobody)
+        .env("ARENA_TEST_NO_USER_NAMESPACES", "1")
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    stop.store(true, Ordering::SeqCst);
+    let (most, seen) = sampler.join().unwrap();
+    let left = leftovers(&marker);
+    let stderr = text(&output.stderr);
+    eprintln!("at most {most} processes of the bot seen at once");
+    assert!(output.status.success(), "{:?}\n{stderr}", output.status);
+    assert!(
+        stderr.contains("processes is not held by the kernel here"),
+        "arena did not count the bot's processes itself, so this tests nothing: {stderr}"
+    );
+    assert_eq!(read_csv(&out.join("games.csv")).len(), 2);
+    assert!(
+        most <= MOST,
+        "{most} of the bot's processes alive at once (at most {MOST}):\n{}",
+        seen.join("\n")
+    );
+    assert!(left.is_empty(), "left running: {left:?}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // 8. No stolen CPU.
 

@@ -309,7 +309,13 @@ impl Connection {
         let limit = p.limits.processes?;
         let running = match &p.cgroup {
             Some(cgroup) => cgroup.count().saturating_sub(p.wrappers),
-            None => p.root.map_or(0, |root| tree::count(root, p.wrappers)),
+            None => {
+                // What left the bot's tree (an orphan, a sibling) is not in this count: it is
+                // killed now rather than at the bot's next freeze, so that a bot that forks
+                // twice and lets the middle exit cannot grow past its limit for a whole turn.
+                super::reaper::sweep_here();
+                p.root.map_or(0, |root| tree::count(root, p.wrappers))
+            }
         };
         if p.exit.is_some() || running as u64 <= limit {
             return None;
