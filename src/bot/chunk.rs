@@ -26,8 +26,8 @@ const SPARE: usize = 4 * 1024;
 thread_local! {
     static BUF: RefCell<Box<[u8]>> = RefCell::new(vec![0; SCRATCH].into_boxed_slice());
     /// The room of a frame ended, for the next frame read on this thread: without it, each
-    /// line cost three allocations more than `FramedRead`'s one (its text), 5% of a relayed
-    /// round (bench/README.md, issue 43).
+    /// line cost two allocations and two frees more than with `FramedRead` (the room, and the
+    /// header `BytesMut` makes to share it when a frame is split off).
     static SPARE_ROOM: RefCell<BytesMut> = RefCell::new(BytesMut::new());
 }
 

@@ -416,6 +416,11 @@ struct LogOut {
 }
 
 impl LogOut {
+    /// Microseconds since the log's start.
+    fn micros(&self) -> u64 {
+        self.t0.elapsed().as_micros() as u64
+    }
+
     fn write_out(&mut self, now: u64) -> std::io::Result<()> {
         self.written_at = now;
         if self.buf.is_empty() {
@@ -438,21 +443,19 @@ impl Write for LogOut {
         }
         self.buf.extend_from_slice(bytes);
         if self.buf.len() >= LOG_BUFFER {
-            self.write_out(self.t0.elapsed().as_micros() as u64)?;
+            self.write_out(self.micros())?;
         }
         Ok(bytes.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        let at = self.written_at;
-        self.write_out(at)?;
+        self.write_out(self.micros())?;
         self.file.flush()
     }
 }
 
 pub struct GameLog {
     out: LogOut,
-    t0: Instant,
     path: String,
     /// The first write error; the game goes on, and the error is reported at the end.
     error: Option<std::io::Error>,
@@ -469,15 +472,13 @@ impl GameLog {
         // Made anew: a link planted under its name is removed, never written through.
         let (file, again) = crate::files::create_anew(path)
             .map_err(Error::io(format!("creating {}", path.display())))?;
-        let t0 = Instant::now();
         let mut log = GameLog {
             out: LogOut {
                 file: LogFile { file, tap },
                 buf: Vec::new(),
-                t0,
+                t0: Instant::now(),
                 written_at: 0,
             },
-            t0,
             path: path.display().to_string(),
             error: None,
         };
@@ -488,7 +489,7 @@ impl GameLog {
     }
 
     pub fn micros(&self) -> u64 {
-        self.t0.elapsed().as_micros() as u64
+        self.out.micros()
     }
 
     /// The game is about to wait for a bot or its referee. A game whose waits are long (its
@@ -497,10 +498,16 @@ impl GameLog {
     /// that thinks, held 4 KiB each for nothing (bench/README.md, issue 43). A game whose bots
     /// answer in microseconds fills its buffer first, and writes no more often than before.
     pub fn waiting(&mut self) {
+        if self.out.buf.capacity() > 0 {
+            self.waiting_at(self.micros());
+        }
+    }
+
+    /// `waiting`, at `now` in the log's microseconds.
+    fn waiting_at(&mut self, now: u64) {
         if self.out.buf.capacity() == 0 || self.error.is_some() {
             return;
         }
-        let now = self.micros();
         if now.saturating_sub(self.out.written_at) < HOLD_US {
             return;
         }
@@ -1086,12 +1093,11 @@ mod tests {
         let path = dir.path().join("g.jsonl");
         let (mut log, _) = GameLog::create(&path, header(), None).unwrap();
         log.sent(Seat::FIRST, "ROCK");
-        log.out.written_at = log.micros();
-        log.waiting();
+        let since = log.out.written_at;
+        log.waiting_at(since + HOLD_US - 1);
         assert!(log.out.buf.capacity() > 0, "a brief wait keeps the buffer");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
-        std::thread::sleep(std::time::Duration::from_micros(2 * HOLD_US));
-        log.waiting();
+        log.waiting_at(since + HOLD_US);
         assert_eq!(log.out.buf.capacity(), 0, "a long wait lets the buffer go");
         assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 2);
         // Filled past its size, the buffer is written out whatever the waits.
