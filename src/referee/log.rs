@@ -402,6 +402,11 @@ impl Write for LogFile {
 /// rounds of the moves it holds (40 to 80 of them).
 pub const LOG_BUFFER: usize = 4 * 1024;
 
+/// A buffer's room when it is made: it grows to `LOG_BUFFER` only in a game whose entries come
+/// faster than they are written out. A game whose bots think lets it go at each wait and holds
+/// only the few entries of a turn (4 KiB a game, before, among many games at once: bench/sdk.sh).
+const LOG_BUFFER_START: usize = 256;
+
 /// How long a game's log may keep unwritten bytes in memory while it waits (`GameLog::waiting`).
 const HOLD_US: u64 = 1_000;
 
@@ -439,7 +444,7 @@ impl LogOut {
 impl Write for LogOut {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         if self.buf.capacity() == 0 {
-            self.buf.reserve(LOG_BUFFER);
+            self.buf.reserve(LOG_BUFFER_START.max(bytes.len()));
         }
         self.buf.extend_from_slice(bytes);
         if self.buf.len() >= LOG_BUFFER {

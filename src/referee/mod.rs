@@ -93,48 +93,59 @@ pub fn play_unsynced(setup: MatchSetup) -> Pin<Box<dyn Future<Output = Result<Pl
 }
 
 /// A game of arena's own referee loop (every game but an SDK referee's).
-async fn play_table(mut setup: MatchSetup) -> Result<Played> {
-    let _running = crate::bot::process::Running::start();
-    let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
-    let seating = Seating {
-        names: names.clone(),
-        seed: setup.seed,
-        timeout: setup.timeout.as_secs_f64(),
-        opening: setup.opening.clone(),
-    };
-    let game = setup
-        .game
-        .new_game(&setup.params, &seating)
-        .map_err(Error::Usage)?;
-    let header = header(&setup);
-    let start_ms = header.start_ms;
-    let (log, again) = GameLog::create(&setup.log_path, header, setup.tap.take())?;
-    if again {
-        // Made at a bot's first byte: one left by the last attempt at this game must not pass
-        // for what this one's bots said.
-        for path in stderr_paths(&setup.log_path, names.len()) {
-            let _ = std::fs::remove_file(path);
-        }
-    }
-    let started = Instant::now();
-    let opened = match Box::pin(open_all(&setup)).await {
-        Ok(opened) => opened,
-        Err(e) => {
-            // Not played: nothing of it may pass for a game. Without its log, a resume would
-            // not know to clear what a bot that did start wrote on its stderr meanwhile.
-            drop(log);
+///
+/// Not an `async fn`, which would hold its setup twice (its argument, and the local the body
+/// works on) for the whole game. The table and the opened seats are boxed: a local that is
+/// borrowed keeps its room to the end of its block, beside every later stage's (docs/design.md,
+/// Memory).
+#[allow(clippy::manual_async_fn, reason = "an async fn holds its arguments twice")]
+fn play_table(mut setup: MatchSetup) -> impl Future<Output = Result<Played>> + Send {
+    async move {
+        let _running = crate::bot::process::Running::start();
+        let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
+        let game = {
+            let seating = Seating {
+                names: names.clone(),
+                seed: setup.seed,
+                timeout: setup.timeout.as_secs_f64(),
+                opening: setup.opening.clone(),
+            };
+            setup
+                .game
+                .new_game(&setup.params, &seating)
+                .map_err(Error::Usage)?
+        };
+        let header = header(&setup);
+        let start_ms = header.start_ms;
+        let (log, again) = GameLog::create(&setup.log_path, header, setup.tap.take())?;
+        if again {
+            // Made at a bot's first byte: one left by the last attempt at this game must not
+            // pass for what this one's bots said.
             for path in stderr_paths(&setup.log_path, names.len()) {
                 let _ = std::fs::remove_file(path);
             }
-            let _ = std::fs::remove_file(&setup.log_path);
-            return Err(Error::Setup(format!(
-                "game {}: {e}",
-                setup.log_path.display()
-            )));
         }
-    };
-    let mut table = Table::new(&setup, game, opened.seats.len(), log, start_ms);
-    Box::pin(table.begin(opened, started + setup.startup_timeout)).await;
-    table.play().await;
-    Box::pin(table.finish(names, started)).await
+        let started = Instant::now();
+        let opened = match Box::pin(open_all(&setup)).await {
+            Ok(opened) => Box::new(opened),
+            Err(e) => {
+                // Not played: nothing of it may pass for a game. Without its log, a resume
+                // would not know to clear what a bot that did start wrote on its stderr
+                // meanwhile.
+                drop(log);
+                for path in stderr_paths(&setup.log_path, names.len()) {
+                    let _ = std::fs::remove_file(path);
+                }
+                let _ = std::fs::remove_file(&setup.log_path);
+                return Err(Error::Setup(format!(
+                    "game {}: {e}",
+                    setup.log_path.display()
+                )));
+            }
+        };
+        let mut table = Box::new(Table::new(&setup, game, opened.seats.len(), log, start_ms));
+        Box::pin(table.begin(*opened, started + setup.startup_timeout)).await;
+        table.play().await;
+        Box::pin(table.finish(names, started)).await
+    }
 }

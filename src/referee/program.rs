@@ -208,7 +208,7 @@ impl Link {
     }
 
     /// Close its input, let it exit, then kill its group: how it ended, and its stderr capture.
-    pub async fn close(self) -> (String, Capture) {
-        self.conn.close().await
+    pub fn close(self) -> impl Future<Output = (String, Capture)> + Send + 'static {
+        self.conn.close()
     }
 }

@@ -174,13 +174,23 @@ pub(super) fn stderr_paths(log_path: &std::path::Path, players: usize) -> Vec<Pa
         .collect()
 }
 
-pub(super) async fn close(io: SeatIo) -> (Option<String>, Option<Capture>) {
-    match io {
-        SeatIo::Remote { conn, .. } => {
-            let (how, capture) = (*conn).close().await;
-            (Some(how).filter(|s| !s.is_empty()), Some(capture))
-        }
-        _ => (None, None),
+/// Not an `async fn`, which would hold the seat's connection beside its closing (as
+/// `Connection::close`).
+pub(super) fn close(
+    io: SeatIo,
+) -> impl Future<Output = (Option<String>, Option<Capture>)> + Send + 'static {
+    let closing = match io {
+        SeatIo::Remote { conn, .. } => Some((*conn).close()),
+        _ => None,
+    };
+    futures_util::future::OptionFuture::from(closing).map(ended)
+}
+
+/// A seat's end as its game records it: how its bot ended (if it said), and its stderr.
+pub(super) fn ended(closed: Option<(String, Capture)>) -> (Option<String>, Option<Capture>) {
+    match closed {
+        Some((how, capture)) => (Some(how).filter(|s| !s.is_empty()), Some(capture)),
+        None => (None, None),
     }
 }
 

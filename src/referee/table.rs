@@ -2,6 +2,7 @@
 //! the judge what they said.
 
 use super::*;
+use futures_util::future::OptionFuture;
 
 /// A game in play: its seats, the judge, and where what it says goes.
 pub(super) struct Table<'a> {
@@ -163,50 +164,52 @@ impl<'a> Table<'a> {
     }
 
     /// The verdict, every bot and the referee closed, their exits logged.
-    pub(super) async fn finish(mut self, names: Vec<String>, started: Instant) -> Result<Played> {
-        for seat in Seat::all(self.seats.len()) {
-            restate_early(
-                &mut self.judge,
-                &mut self.seats[seat],
-                seat,
-                &mut self.wire.log,
-            )
-            .await;
-        }
-        let verdict = self.judge.verdict();
-        let times = self.seats.iter().map(|s| s.times).collect();
-        let closing = self.seats.into_iter().map(|s| close(s.io));
-        let (seats, (referee_exit, referee_capture)) =
-            tokio::join!(futures_util::future::join_all(closing), async {
-                match self.referee {
-                    Some(link) => {
-                        let (how, capture) = link.close().await;
-                        (Some(how).filter(|s| !s.is_empty()), Some(capture))
-                    }
-                    None => (None, None),
-                }
-            });
-        // Whatever escaped the bots' process groups and was re-parented to arena goes too.
-        crate::bot::reaper::sweep();
-        let mut log = self.wire.log;
-        let mut captures = Vec::new();
-        for (seat, (status, capture)) in Seat::all(names.len()).zip(seats) {
-            if let Some(status) = status {
-                log.exit(seat, &status);
+    ///
+    /// Not an `async fn`, which would hold the table twice (its argument and the body's own).
+    #[allow(clippy::manual_async_fn, reason = "an async fn holds its arguments twice")]
+    pub(super) fn finish(
+        mut self,
+        names: Vec<String>,
+        started: Instant,
+    ) -> impl Future<Output = Result<Played>> + Send + 'a {
+        async move {
+            for seat in Seat::all(self.seats.len()) {
+                restate_early(
+                    &mut self.judge,
+                    &mut self.seats[seat],
+                    seat,
+                    &mut self.wire.log,
+                )
+                .await;
             }
-            captures.extend(capture);
+            let verdict = self.judge.verdict();
+            let times = self.seats.iter().map(|s| s.times).collect();
+            let closing = self.seats.into_iter().map(|s| close(s.io));
+            let referee = OptionFuture::from(self.referee.map(|link| link.close())).map(ended);
+            let (seats, (referee_exit, referee_capture)) =
+                tokio::join!(futures_util::future::join_all(closing), referee);
+            // Whatever escaped the bots' process groups and was re-parented to arena goes too.
+            crate::bot::reaper::sweep();
+            let mut log = self.wire.log;
+            let mut captures = Vec::new();
+            for (seat, (status, capture)) in Seat::all(names.len()).zip(seats) {
+                if let Some(status) = status {
+                    log.exit(seat, &status);
+                }
+                captures.extend(capture);
+            }
+            if let Some(status) = referee_exit {
+                log.referee_exit(&status);
+            }
+            captures.extend(referee_capture);
+            let (record, result) = GameRecord::of(self.setup, names, verdict, started, times);
+            Ok(Played {
+                record,
+                log,
+                result,
+                captures,
+            })
         }
-        if let Some(status) = referee_exit {
-            log.referee_exit(&status);
-        }
-        captures.extend(referee_capture);
-        let (record, result) = GameRecord::of(self.setup, names, verdict, started, times);
-        Ok(Played {
-            record,
-            log,
-            result,
-            captures,
-        })
     }
 }
 

@@ -314,8 +314,20 @@ impl Process {
     /// The group is killed even when the leader exited by itself, so that children it left behind
     /// (holding the pipes open, or just running) go too. Returns how it ended, and its stderr
     /// capture, which may still be copying the last of it.
-    pub(super) async fn terminate(mut self, grace: Duration) -> (String, Capture) {
-        self.terminate_in_place(grace).await
+    ///
+    /// Not an `async fn`, which would hold the process twice (its argument, and the value the
+    /// body works on) for as long as the bot takes to end.
+    pub(super) fn terminate(
+        self,
+        grace: Duration,
+    ) -> impl Future<Output = (String, Capture)> + Send + 'static {
+        let mut process = self;
+        async move {
+            let ended = process.terminate_in_place(grace).await;
+            // Its control group goes now, not when the future is dropped.
+            drop(process);
+            ended
+        }
     }
 
     /// `terminate`, leaving the process to be dropped by its owner.

@@ -22,7 +22,7 @@ use launch::launch;
 use std::path::Path;
 use std::time::Duration;
 
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::time::{Instant, sleep, sleep_until, timeout};
 use tokio_util::codec::LinesCodecError;
@@ -397,7 +397,11 @@ impl Connection {
     /// Returns how the process ended (empty for the terminal), and its stderr capture: the last
     /// of it may still be on its way to the file, and the game needs it there before it is
     /// recorded, not before the next game starts.
-    pub async fn close(self) -> (String, Capture) {
+    ///
+    /// Not an `async fn`: one would hold the whole connection for as long as the bot takes to
+    /// end, beside the process it moved out of it; this future holds the process alone, once
+    /// (docs/design.md, Memory).
+    pub fn close(self) -> impl Future<Output = (String, Capture)> + Send + 'static {
         let Connection {
             writer,
             lines,
@@ -406,10 +410,9 @@ impl Connection {
         } = self;
         drop(writer);
         drop(lines);
-        match process {
-            Some(p) => p.terminate(limits.grace).await,
-            None => (String::new(), Capture::none()),
-        }
+        let terminating = process.map(|p| p.terminate(limits.grace));
+        futures_util::future::OptionFuture::from(terminating)
+            .map(|ended| ended.unwrap_or_else(|| (String::new(), Capture::none())))
     }
 }
 

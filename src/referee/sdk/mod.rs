@@ -14,8 +14,11 @@ pub mod relay;
 mod scores;
 
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::time::Duration;
 
+use futures_util::FutureExt;
+use futures_util::future::OptionFuture;
 use tokio::io::AsyncWriteExt;
 use tokio::net::UnixListener;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -96,19 +99,30 @@ pub fn seed_args(form: &str, send: bool, seed: u64) -> Result<Vec<String>> {
 /// Play one game through an SDK referee. As `referee::play_unsynced`: bots that misbehave lose,
 /// a referee that fails makes the game count for no one, and only arena's own failures are
 /// errors.
-pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
+///
+/// Not an `async fn`, which would hold its setup twice for the whole game (as
+/// `referee::play_table`).
+#[allow(clippy::manual_async_fn, reason = "an async fn holds its arguments twice")]
+pub fn play_unsynced(mut setup: MatchSetup) -> impl Future<Output = Result<Played>> + Send {
+    async move {
     let _running = crate::bot::process::Running::start();
     let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
     let n = names.len();
-    let header = super::header(&setup);
-    let start_ms = header.start_ms;
-    let (log, again) = GameLog::create(&setup.log_path, header, setup.tap.take())?;
-    if again {
-        for path in stderr_paths(&setup.log_path, n) {
-            let _ = std::fs::remove_file(path);
+    // Each value made in the smallest block that holds it: a local's room lasts to the end of
+    // its block even once moved out, and this future holds the room of every local that spans
+    // one of its waits (docs/design.md, Memory).
+    let (log, start_ms) = {
+        let header = super::header(&setup);
+        let start_ms = header.start_ms;
+        let (log, again) = GameLog::create(&setup.log_path, header, setup.tap.take())?;
+        if again {
+            for path in stderr_paths(&setup.log_path, n) {
+                let _ = std::fs::remove_file(path);
+            }
+            let _ = std::fs::remove_file(sdk_log_path(&setup.log_path));
         }
-        let _ = std::fs::remove_file(sdk_log_path(&setup.log_path));
-    }
+        (log, start_ms)
+    };
     let started = Instant::now();
     let (rendezvous, listeners) = match listen(n) {
         Ok(listening) => listening,
@@ -130,11 +144,6 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
     }
     drop(events);
     let program = setup.referee.as_ref().expect("an SDK game has its referee");
-    let referee = match Box::pin(start_referee(&setup, program, &rendezvous)).await {
-        Ok(r) => Ok(r),
-        Err(StartError::Bot(f)) => Err(f),
-        Err(StartError::Arena(e)) => return Err(not_set_up(&setup, e, log)),
-    };
     let mut table = Table {
         setup: &setup,
         log,
@@ -150,17 +159,25 @@ pub async fn play_unsynced(mut setup: MatchSetup) -> Result<Played> {
     for (seat, f) in early {
         table.seat_failed(seat, f);
     }
-    let referee = match referee {
-        Ok(conn) => Some(Box::pin(table.play(conn, inbox)).await),
-        Err(f) => {
-            table.referee_fault = Some(f);
-            None
+    let ending = {
+        let playing = match Box::pin(start_referee(&setup, program, &rendezvous)).await {
+            Ok(conn) => Some(Box::pin(table.play(conn, inbox))),
+            Err(StartError::Bot(f)) => {
+                table.referee_fault = Some(f);
+                None
+            }
+            Err(StartError::Arena(e)) => return Err(not_set_up(&setup, e, table.log)),
+        };
+        match playing {
+            Some(playing) => Some(ending(playing.await)),
+            None => None,
         }
     };
     relays.abort_all();
-    let record = Box::pin(table.finish(names, referee, started)).await;
+    let record = Box::pin(table.finish(names, ending, started)).await;
     drop(rendezvous);
     Ok(record)
+    }
 }
 
 /// A game arena could not set up: nothing of it may pass for a game, so its log and what its
@@ -478,11 +495,15 @@ impl Table<'_> {
     }
 
     /// Relay both ways until the referee ends, hangs or breaks a bound. Returns the referee.
-    async fn play(
+    ///
+    /// Not an `async fn`, which would hold the referee's connection twice.
+    #[allow(clippy::manual_async_fn, reason = "an async fn holds its arguments twice")]
+    fn play(
         &mut self,
         mut referee: Connection,
         mut inbox: mpsc::Receiver<Relayed>,
-    ) -> Connection {
+    ) -> impl Future<Output = Connection> + Send + '_ {
+        async move {
         let program = self.setup.referee.as_ref().expect("an SDK game has its referee");
         let mut quiet_since = Instant::now();
         let mut relays_open = true;
@@ -561,6 +582,7 @@ impl Table<'_> {
                     }
                 },
             }
+        }
         }
     }
 
@@ -699,27 +721,17 @@ impl Table<'_> {
     async fn finish(
         mut self,
         names: Vec<String>,
-        referee: Option<Connection>,
+        referee: Option<Ending>,
         started: Instant,
     ) -> Played {
         let n = names.len();
         let closing = self
             .seats
             .iter_mut()
-            .map(|s| async { close_seat(s.conn.take(), s.relay.take()).await });
+            .map(|s| close_seat(s.conn.take(), s.relay.take()));
         let (seat_ends, referee_end) = tokio::join!(
             futures_util::future::join_all(closing),
-            async {
-                match referee {
-                    Some(conn) => {
-                        // Read for the verdict's words: all of it first.
-                        let (how, capture) = conn.close().await;
-                        capture.finish().await;
-                        Some(how)
-                    }
-                    None => None,
-                }
-            }
+            OptionFuture::from(referee)
         );
         crate::bot::reaper::sweep();
         let mut captures = Vec::new();
@@ -950,18 +962,26 @@ async fn next_answer(seats: &mut [SeatState]) -> (Seat, Event) {
     futures_util::future::select_all(waits).await.0
 }
 
-async fn close_seat(
+/// The referee's end: how it ended, once all its stderr is in its file (the verdict quotes
+/// it). Boxed, so that the game's last stage holds its state once, not as its argument and
+/// again as it runs.
+type Ending = Pin<Box<dyn Future<Output = String> + Send>>;
+
+fn ending(referee: Connection) -> Ending {
+    Box::pin(referee.close().then(|(how, capture)| async move {
+        capture.finish().await;
+        how
+    }))
+}
+
+/// Not an `async fn`, which would hold the connection beside its closing (as
+/// `Connection::close`).
+fn close_seat(
     conn: Option<Connection>,
     relay: Option<RelayWriter>,
-) -> (Option<String>, Option<Capture>) {
+) -> impl Future<Output = (Option<String>, Option<Capture>)> + Send + 'static {
     drop(relay);
-    match conn {
-        Some(conn) => {
-            let (how, capture) = conn.close().await;
-            (Some(how).filter(|s| !s.is_empty()), Some(capture))
-        }
-        None => (None, None),
-    }
+    OptionFuture::from(conn.map(Connection::close)).map(super::seat::ended)
 }
 
 /// The referee's stderr as far as the failure needs it (its start: the exception).
