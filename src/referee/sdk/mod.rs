@@ -105,78 +105,78 @@ pub fn seed_args(form: &str, send: bool, seed: u64) -> Result<Vec<String>> {
 #[allow(clippy::manual_async_fn, reason = "an async fn holds its arguments twice")]
 pub fn play_unsynced(mut setup: MatchSetup) -> impl Future<Output = Result<Played>> + Send {
     async move {
-    let _running = crate::bot::process::Running::start();
-    let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
-    let n = names.len();
-    // Each value made in the smallest block that holds it: a local's room lasts to the end of
-    // its block even once moved out, and this future holds the room of every local that spans
-    // one of its waits (docs/design.md, Memory).
-    let (log, start_ms) = {
-        let header = super::header(&setup);
-        let start_ms = header.start_ms;
-        let (log, again) = GameLog::create(&setup.log_path, header, setup.tap.take())?;
-        if again {
-            for path in stderr_paths(&setup.log_path, n) {
-                let _ = std::fs::remove_file(path);
+        let _running = crate::bot::process::Running::start();
+        let names: Vec<String> = setup.players.iter().map(|p| p.name.clone()).collect();
+        let n = names.len();
+        // Each value made in the smallest block that holds it: a local's room lasts to the end of
+        // its block even once moved out, and this future holds the room of every local that spans
+        // one of its waits (docs/design.md, Memory).
+        let (log, start_ms) = {
+            let header = super::header(&setup);
+            let start_ms = header.start_ms;
+            let (log, again) = GameLog::create(&setup.log_path, header, setup.tap.take())?;
+            if again {
+                for path in stderr_paths(&setup.log_path, n) {
+                    let _ = std::fs::remove_file(path);
+                }
+                let _ = std::fs::remove_file(sdk_log_path(&setup.log_path));
             }
-            let _ = std::fs::remove_file(sdk_log_path(&setup.log_path));
-        }
-        (log, start_ms)
-    };
-    let started = Instant::now();
-    let (rendezvous, listeners) = match listen(n) {
-        Ok(listening) => listening,
-        Err(e) => return Err(not_set_up(&setup, e, log)),
-    };
-    // Bounded: a referee writing faster than a bot reads is held back, not buffered in arena.
-    let (events, inbox) = mpsc::channel(RELAYED_BACKLOG);
-    // Each stage boxed: the game's own future is then its locals (2.2 KiB), not the sum of
-    // its stages' states (14 KiB), for every running game (docs/design.md, Memory).
-    let (mut seats, early) = match Box::pin(start_bots(&setup)).await {
-        Ok(started) => started,
-        Err(e) => return Err(not_set_up(&setup, e, log)),
-    };
-    Box::pin(warm_up(&mut seats, &setup, started + setup.startup_timeout)).await;
-    // Ended with the game, whether their relays ever connected or not.
-    let mut relays = tokio::task::JoinSet::new();
-    for (i, listener) in listeners.into_iter().enumerate() {
-        relays.spawn(hear_relay(Seat::new(i).expect("seat"), listener, events.clone()));
-    }
-    drop(events);
-    let program = setup.referee.as_ref().expect("an SDK game has its referee");
-    let mut table = Table {
-        setup: &setup,
-        log,
-        start_ms,
-        seats,
-        turns: 0,
-        awaited: None,
-        referee_out: Vec::new(),
-        referee_bytes: 0,
-        referee_fault: None,
-        relay_lost: None,
-    };
-    for (seat, f) in early {
-        table.seat_failed(seat, f);
-    }
-    let ending = {
-        let playing = match Box::pin(start_referee(&setup, program, &rendezvous)).await {
-            Ok(conn) => Some(Box::pin(table.play(conn, inbox))),
-            Err(StartError::Bot(f)) => {
-                table.referee_fault = Some(f);
-                None
-            }
-            Err(StartError::Arena(e)) => return Err(not_set_up(&setup, e, table.log)),
+            (log, start_ms)
         };
-        match playing {
-            Some(playing) => Some(ending(playing.await)),
-            None => None,
+        let started = Instant::now();
+        let (rendezvous, listeners) = match listen(n) {
+            Ok(listening) => listening,
+            Err(e) => return Err(not_set_up(&setup, e, log)),
+        };
+        // Bounded: a referee writing faster than a bot reads is held back, not buffered in arena.
+        let (events, inbox) = mpsc::channel(RELAYED_BACKLOG);
+        // Each stage boxed: the game's own future is then its locals (2.2 KiB), not the sum of
+        // its stages' states (14 KiB), for every running game (docs/design.md, Memory).
+        let (mut seats, early) = match Box::pin(start_bots(&setup)).await {
+            Ok(started) => started,
+            Err(e) => return Err(not_set_up(&setup, e, log)),
+        };
+        Box::pin(warm_up(&mut seats, &setup, started + setup.startup_timeout)).await;
+        // Ended with the game, whether their relays ever connected or not.
+        let mut relays = tokio::task::JoinSet::new();
+        for (i, listener) in listeners.into_iter().enumerate() {
+            relays.spawn(hear_relay(Seat::new(i).expect("seat"), listener, events.clone()));
         }
-    };
-    relays.abort_all();
-    let record = Box::pin(table.finish(names, ending, started)).await;
-    drop(rendezvous);
-    Ok(record)
+        drop(events);
+        let program = setup.referee.as_ref().expect("an SDK game has its referee");
+        let mut table = Table {
+            setup: &setup,
+            log,
+            start_ms,
+            seats,
+            turns: 0,
+            awaited: None,
+            referee_out: Vec::new(),
+            referee_bytes: 0,
+            referee_fault: None,
+            relay_lost: None,
+        };
+        for (seat, f) in early {
+            table.seat_failed(seat, f);
+        }
+        let referee_end = {
+            let playing = match Box::pin(start_referee(&setup, program, &rendezvous)).await {
+                Ok(conn) => Some(Box::pin(table.play(conn, inbox))),
+                Err(StartError::Bot(f)) => {
+                    table.referee_fault = Some(f);
+                    None
+                }
+                Err(StartError::Arena(e)) => return Err(not_set_up(&setup, e, table.log)),
+            };
+            match playing {
+                Some(playing) => Some(close_referee(playing.await)),
+                None => None,
+            }
+        };
+        relays.abort_all();
+        let record = Box::pin(table.finish(names, referee_end, started)).await;
+        drop(rendezvous);
+        Ok(record)
     }
 }
 
@@ -504,85 +504,85 @@ impl Table<'_> {
         mut inbox: mpsc::Receiver<Relayed>,
     ) -> impl Future<Output = Connection> + Send + '_ {
         async move {
-        let program = self.setup.referee.as_ref().expect("an SDK game has its referee");
-        let mut quiet_since = Instant::now();
-        let mut relays_open = true;
-        loop {
-            let allowance = match self.turns {
-                0 => program.startup_timeout,
-                _ => program.timeout,
-            };
-            let deadline = quiet_since + allowance;
-            self.log.waiting();
-            tokio::select! {
-                biased;
-                msg = inbox.recv(), if relays_open => {
-                    quiet_since = Instant::now();
-                    match msg {
-                        Some(msg) => self.relayed(msg).await,
-                        // Every relay has ended and none can connect any more.
-                        None => relays_open = false,
-                    }
-                    if self.turns > program.max_turns {
-                        self.referee_fault = Some(Fault::protocol(format!(
-                            "wrote its players more than {} turns' input (max_turns): its game \
-                             does not end",
-                            program.max_turns
-                        )));
-                        return referee;
-                    }
-                }
-                (seat, event) = next_answer(&mut self.seats) => {
-                    quiet_since = Instant::now();
-                    self.answered(seat, event).await;
-                }
-                event = referee.next_event(deadline) => match event {
-                    Event::Line(line) => {
+            let program = self.setup.referee.as_ref().expect("an SDK game has its referee");
+            let mut quiet_since = Instant::now();
+            let mut relays_open = true;
+            loop {
+                let allowance = match self.turns {
+                    0 => program.startup_timeout,
+                    _ => program.timeout,
+                };
+                let deadline = quiet_since + allowance;
+                self.log.waiting();
+                tokio::select! {
+                    biased;
+                    msg = inbox.recv(), if relays_open => {
                         quiet_since = Instant::now();
-                        self.referee_bytes += line.len() as u64 + 1;
-                        self.log.from_referee(&line);
-                        self.referee_out.push(line);
-                        if self.referee_out.len() as u32 > program::MAX_LINES
-                            || self.referee_bytes > program::MAX_BYTES
-                        {
-                            self.referee_fault = Some(
-                                Fault::protocol(format!(
-                                    "flooded: it wrote more than {} lines or {} MiB",
-                                    program::MAX_LINES,
-                                    program::MAX_BYTES / (1024 * 1024)
-                                ))
-                                .because(Cause::Flooded),
-                            );
+                        match msg {
+                            Some(msg) => self.relayed(msg).await,
+                            // Every relay has ended and none can connect any more.
+                            None => relays_open = false,
+                        }
+                        if self.turns > program.max_turns {
+                            self.referee_fault = Some(Fault::protocol(format!(
+                                "wrote its players more than {} turns' input (max_turns): its game \
+                                 does not end",
+                                program.max_turns
+                            )));
                             return referee;
                         }
                     }
-                    Event::Timeout => {
-                        let what = match self.turns {
-                            0 => "wrote nothing to its players",
-                            _ => "neither asked a player nor ended the game",
-                        };
-                        self.referee_fault = Some(
-                            Fault::new(
-                                FaultKind::Timeout,
-                                format!("{what} for {} s", allowance.as_secs_f64()),
-                            )
-                            .because(Cause::Late),
-                        );
-                        return referee;
+                    (seat, event) = next_answer(&mut self.seats) => {
+                        quiet_since = Instant::now();
+                        self.answered(seat, event).await;
                     }
-                    // It ended (its output closed, or its process exited): the game is over.
-                    // What the relays reported meanwhile still says who was run.
-                    _ => {
-                        while let Ok(msg) = inbox.try_recv() {
-                            if !matches!(msg, Relayed::Input(..)) {
-                                self.relayed(msg).await;
+                    event = referee.next_event(deadline) => match event {
+                        Event::Line(line) => {
+                            quiet_since = Instant::now();
+                            self.referee_bytes += line.len() as u64 + 1;
+                            self.log.from_referee(&line);
+                            self.referee_out.push(line);
+                            if self.referee_out.len() as u32 > program::MAX_LINES
+                                || self.referee_bytes > program::MAX_BYTES
+                            {
+                                self.referee_fault = Some(
+                                    Fault::protocol(format!(
+                                        "flooded: it wrote more than {} lines or {} MiB",
+                                        program::MAX_LINES,
+                                        program::MAX_BYTES / (1024 * 1024)
+                                    ))
+                                    .because(Cause::Flooded),
+                                );
+                                return referee;
                             }
                         }
-                        return referee;
-                    }
-                },
+                        Event::Timeout => {
+                            let what = match self.turns {
+                                0 => "wrote nothing to its players",
+                                _ => "neither asked a player nor ended the game",
+                            };
+                            self.referee_fault = Some(
+                                Fault::new(
+                                    FaultKind::Timeout,
+                                    format!("{what} for {} s", allowance.as_secs_f64()),
+                                )
+                                .because(Cause::Late),
+                            );
+                            return referee;
+                        }
+                        // It ended (its output closed, or its process exited): the game is over.
+                        // What the relays reported meanwhile still says who was run.
+                        _ => {
+                            while let Ok(msg) = inbox.try_recv() {
+                                if !matches!(msg, Relayed::Input(..)) {
+                                    self.relayed(msg).await;
+                                }
+                            }
+                            return referee;
+                        }
+                    },
+                }
             }
-        }
         }
     }
 
@@ -967,7 +967,7 @@ async fn next_answer(seats: &mut [SeatState]) -> (Seat, Event) {
 /// again as it runs.
 type Ending = Pin<Box<dyn Future<Output = String> + Send>>;
 
-fn ending(referee: Connection) -> Ending {
+fn close_referee(referee: Connection) -> Ending {
     Box::pin(referee.close().then(|(how, capture)| async move {
         capture.finish().await;
         how
