@@ -439,12 +439,12 @@ fn setpgid_children_count_against_the_process_limit() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let marker = marker();
-    let spec = format!(
-        "name = \"setpgid\"\ngame = \"roshambo\"\nformat = \"gauntlet\"\ntimeout = 3.0\n\
-         startup_timeout = 5.0\njobs = 1\nseed = 1\n\n[params]\nrounds = 5\n\n\
-         [[bot]]\nname = \"random\"\ncommand = \"builtin:random\"\nseed = true\n\n\
-         [[bot]]\nname = \"fork_setpgid\"\ncommand = \"{}\"\n[bot.limits]\nprocesses = {LIMIT}\n",
-        hostile("fork_setpgid.py", &format!("{marker} 30 25"))
+    let spec = limited_gauntlet(
+        "fork_setpgid",
+        &hostile("fork_setpgid.py", &format!("{marker} 30 25")),
+        LIMIT,
+        5,
+        (3.0, 5.0),
     );
     let path = dir.path().join("spec.toml");
     std::fs::write(&path, spec).unwrap();
@@ -503,6 +503,23 @@ fn setpgid_children_count_against_the_process_limit() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A roshambo gauntlet of `rounds` rounds, one game at a time: the bot `name` (`command`), held
+/// to `limit` processes, against the built-in random bot; with (move, start-up) timeouts.
+fn limited_gauntlet(
+    name: &str,
+    command: &str,
+    limit: usize,
+    rounds: u32,
+    (timeout, startup): (f64, f64),
+) -> String {
+    format!(
+        "name = \"{name}\"\ngame = \"roshambo\"\nformat = \"gauntlet\"\ntimeout = {timeout:?}\n\
+         startup_timeout = {startup:?}\njobs = 1\nseed = 1\n\n[params]\nrounds = {rounds}\n\n\
+         [[bot]]\nname = \"random\"\ncommand = \"builtin:random\"\nseed = true\n\n\
+         [[bot]]\nname = \"{name}\"\ncommand = \"{command}\"\n[bot.limits]\nprocesses = {limit}\n"
+    )
+}
+
 /// orphan_bomb.py makes 60 orphans within one move, one every 20 ms: fork, setsid, fork again,
 /// the middle exits. Where arena counts a bot's processes itself (no pids controller and no user
 /// namespace: as a user on Ubuntu 24.04, say), it walks the bot's tree, where orphans are not:
@@ -521,12 +538,12 @@ fn orphans_cannot_outgrow_the_process_limit_where_arena_counts_them() {
     let dir = open_tempdir();
     let out = dir.path().join("out");
     let marker = marker();
-    let spec = format!(
-        "name = \"orphan-bomb\"\ngame = \"roshambo\"\nformat = \"gauntlet\"\ntimeout = 10.0\n\
-         startup_timeout = 10.0\njobs = 1\nseed = 1\n\n[params]\nrounds = 3\n\n\
-         [[bot]]\nname = \"random\"\ncommand = \"builtin:random\"\nseed = true\n\n\
-         [[bot]]\nname = \"orphan_bomb\"\ncommand = \"{}\"\n[bot.limits]\nprocesses = {LIMIT}\n",
-        hostile("orphan_bomb.py", &format!("{marker} 60 20"))
+    let spec = limited_gauntlet(
+        "orphan_bomb",
+        &hostile("orphan_bomb.py", &format!("{marker} 60 20")),
+        LIMIT,
+        3,
+        (10.0, 10.0),
     );
     let path = dir.path().join("spec.toml");
     std::fs::write(&path, spec).unwrap();
