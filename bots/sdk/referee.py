@@ -8,7 +8,7 @@ GameRunner classes, summed up in PROTOCOL-NOTES.md, "CodinGame's game engine SDK
 
 Usage: referee.py [SWITCHES] -p1 CMD -p2 CMD [-p3 CMD -p4 CMD] [-d seed=N | -seed N] [-l FILE]
 Switches: --max-players N, --turn-ms N (100), --first-ms N (1000), and faults: --ignore-d,
---need-add-opens, --own-players CMD, --hang, --crash.
+--need-add-opens, --own-players CMD, --twice, --hang, --crash.
 """
 
 import json
@@ -49,9 +49,10 @@ def parse_args(argv):
     """Option parsing as Apache commons-cli's DefaultParser does it: options in any order, an
     unknown option is an error, a token that is no option is left over and ignored."""
     opts = {"max": 4, "turn": 100, "first": 1000, "seed": None, "log": None, "players": {},
-            "ignore_d": False, "add_opens": False, "own": None, "hang": False, "crash": False}
-    flags = {"--ignore-d": "ignore_d", "--need-add-opens": "add_opens", "--hang": "hang",
-             "--crash": "crash"}
+            "ignore_d": False, "add_opens": False, "own": None, "twice": False, "hang": False,
+            "crash": False}
+    flags = {"--ignore-d": "ignore_d", "--need-add-opens": "add_opens", "--twice": "twice",
+             "--hang": "hang", "--crash": "crash"}
     valued = {"-d", "-seed", "-l", "--own-players", "--max-players", "--turn-ms", "--first-ms"}
     i = 0
     while i < len(argv):
@@ -268,6 +269,8 @@ def run(opts):
     # Every player is started before the game, in our own directory and environment, and given
     # 300 ms; --own-players stands for a referee that starts players of its own choosing.
     players = [Player(i, opts["own"] or command) for i, command in enumerate(opts["players"])]
+    # --twice stands for one that starts the first player's command a second time, and leaves it.
+    spare = [Player(0, opts["players"][0])] if opts["twice"] else []
     time.sleep(BOOTSTRAP_WAIT)
     if opts["add_opens"]:
         # JDK 17 without --add-opens: the SDK's dependency injection cannot reflect into java.lang,
@@ -286,7 +289,7 @@ def run(opts):
                         'Cannot invoke "java.lang.Integer.intValue()" because "score" is null',
                         ["com.codingame.game.Referee.onEnd(Referee.java:211)",
                          "com.codingame.gameengine.runner.CommandLineInterface.main(CommandLineInterface.java:74)"])
-    for p in players:
+    for p in players + spare:
         p.terminate()
     # cg-brutaltester reads the first integer per player, skipping any line that is not one.
     print(f"League level: {LEAGUE_LEVEL}.")

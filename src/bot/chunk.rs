@@ -50,7 +50,15 @@ fn poll_read_with<R: AsyncRead + Unpin + ?Sized, T>(
 
 /// The next bytes `source` gives, as many as are there: empty at its end.
 pub async fn read_chunk<R: AsyncRead + Unpin + ?Sized>(source: &mut R) -> std::io::Result<Vec<u8>> {
-    std::future::poll_fn(|cx| poll_read_with(source, cx, <[u8]>::to_vec)).await
+    std::future::poll_fn(|cx| poll_read_chunk(source, cx)).await
+}
+
+/// `read_chunk`, for a caller that polls several sources itself.
+pub fn poll_read_chunk<R: AsyncRead + Unpin + ?Sized>(
+    source: &mut R,
+    cx: &mut std::task::Context<'_>,
+) -> Poll<std::io::Result<Vec<u8>>> {
+    poll_read_with(source, cx, <[u8]>::to_vec)
 }
 
 /// A bot's output as frames (lines, or JSON values), as tokio-util's `FramedRead` gives them,

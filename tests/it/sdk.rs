@@ -276,9 +276,23 @@ fn what_the_referee_disqualified_is_recorded_as_arena_saw_it() {
         &[],
     );
     assert_eq!(r["faulted"], 0, "{r}");
-    // How many it is then one line behind by depends on when the referee read them.
+    // From then on the referee reads each of its answers a turn late (or at once, when it is
+    // already there) until one is refused: an illegal answer, not a timeout. Which one, and how
+    // many lines it is then ahead by, depend on the game and on when the referee read them.
+    assert_eq!(r["reason"], "illegal", "{r}");
     assert!(detail(&r).contains("extra line"), "{r}");
     assert!(detail(&r).contains("from move 2"), "{r}");
+    // A turn never answered counts in the answer times, at its allowance.
+    let r = c.one(
+        &[c.script("player.py", "hang 3"), starter.clone()],
+        "",
+        &["--timeout", "0.5"],
+    );
+    assert_eq!(r["reason"], "timeout", "{r}");
+    assert!(detail(&r).contains("did not answer at move 3"), "{r}");
+    assert_eq!(r["times"][0]["answers"], 3, "{r}");
+    assert_eq!(r["times"][0]["near"], 1, "{r}");
+    assert_eq!(r["times"][0]["max_us"], 500_000, "{r}");
     // An answer the game refuses.
     let r = c.one(
         &[c.script("player.py", "invalid 3"), starter.clone()],
@@ -331,14 +345,21 @@ fn arena_holds_the_bots_stderr_processes_and_time() {
 fn a_failing_referee_counts_for_no_one_and_says_what_to_change() {
     let c = Contest::new();
     let bots = [c.script("greedy.py", ""), c.script("starter.py", "")];
-    let cases: [(&str, &[&str], &str); 5] = [
+    let cases: [(&str, &[&str], &str); 7] = [
         (
             "--need-add-opens",
             &[],
             "--add-opens java.base/java.lang=ALL-UNNAMED",
         ),
+        // As a real front end does: the trace, then nothing until its 150 s read timeout.
+        (
+            "--need-add-opens --hang",
+            &["--referee-startup-timeout", "2"],
+            "--add-opens java.base/java.lang=ALL-UNNAMED",
+        ),
         ("--crash", &[], "printed no scores"),
         ("--own-players /bin/cat", &[], "players of its own choosing"),
+        ("--twice", &[], "ran the player of -p1 twice"),
         (
             "--hang",
             &["--referee-timeout", "2"],
@@ -519,6 +540,16 @@ fn replay_runs_the_referee_again_with_the_logged_answers() {
     // Without --referee, nothing the log names is run.
     let output = arena().arg("replay").arg(&log).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
+    // A bot that died at its turn's input dies there again, rather than waiting.
+    let r = c.one(
+        &[c.script("player.py", "crash 2"), c.script("greedy.py", "")],
+        "",
+        &["--timeout", "0.5"],
+    );
+    assert_eq!(r["reason"], "crash", "{r}");
+    let (code, stderr) = replay(&c.referee(""));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("the result agrees"), "{stderr}");
     c.assert_nothing_left();
 }
 

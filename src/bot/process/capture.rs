@@ -133,73 +133,79 @@ impl CaptureFile {
 /// in memory for `CAPTURE_DELAY` (or up to `CAPTURE_BATCH`), then written in one go, so that a
 /// bot saying a line per move costs a trip to the pool per game rather than per line. Ends at
 /// `cut_off` (a copy held open past its grace) once what it read is in the file.
-async fn capture(
+///
+/// Not an `async fn`, which would hold its arguments twice for as long as the bot runs
+/// (docs/design.md, Memory).
+#[allow(clippy::manual_async_fn, reason = "an async fn holds its arguments twice")]
+fn capture(
     mut rx: pipe::Receiver,
     path: PathBuf,
     limits: IoLimits,
     mut cut_off: tokio::sync::oneshot::Receiver<()>,
-) {
-    let mut out = CaptureFile {
-        path,
-        file: None,
-        failed: false,
-        pending: Vec::new(),
-    };
-    let mut kept = 0u64;
-    let mut dropped = 0u64;
-    let mut listening = true;
-    // When what is pending must be written.
-    let mut due: Option<Instant> = None;
-    loop {
-        let read = tokio::select! {
-            biased;
-            cut = &mut cut_off, if listening => match cut {
-                Ok(()) => {
-                    if due.is_some() {
-                        out.write_out().await;
+) -> impl Future<Output = ()> + Send {
+    async move {
+        let mut out = CaptureFile {
+            path,
+            file: None,
+            failed: false,
+            pending: Vec::new(),
+        };
+        let mut kept = 0u64;
+        let mut dropped = 0u64;
+        let mut listening = true;
+        // When what is pending must be written.
+        let mut due: Option<Instant> = None;
+        loop {
+            let read = tokio::select! {
+                biased;
+                cut = &mut cut_off, if listening => match cut {
+                    Ok(()) => {
+                        if due.is_some() {
+                            out.write_out().await;
+                        }
+                        return;
                     }
-                    return;
-                }
-                // The capture was let go without `finish`: copy on to the end.
-                Err(_) => {
-                    listening = false;
+                    // The capture was let go without `finish`: copy on to the end.
+                    Err(_) => {
+                        listening = false;
+                        continue;
+                    }
+                },
+                _ = sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
+                    due = None;
+                    out.write_out().await;
                     continue;
                 }
-            },
-            _ = sleep_until(due.unwrap_or_else(Instant::now)), if due.is_some() => {
+                read = read_chunk(&mut rx) => read,
+            };
+            let buf = match read {
+                Ok(chunk) if !chunk.is_empty() => chunk,
+                _ => break,
+            };
+            let n = buf.len();
+            let room = limits.stderr_cap.saturating_sub(kept) as usize;
+            let keep = n.min(room);
+            if !out.failed {
+                out.pending.extend_from_slice(&buf[..keep]);
+            }
+            kept += keep as u64;
+            dropped += (n - keep) as u64;
+            if out.pending.len() >= CAPTURE_BATCH {
                 due = None;
                 out.write_out().await;
-                continue;
+            } else if due.is_none() && (keep > 0 || (out.file.is_none() && !out.failed)) {
+                due = Some(Instant::now() + CAPTURE_DELAY);
             }
-            read = read_chunk(&mut rx) => read,
-        };
-        let buf = match read {
-            Ok(chunk) if !chunk.is_empty() => chunk,
-            _ => break,
-        };
-        let n = buf.len();
-        let room = limits.stderr_cap.saturating_sub(kept) as usize;
-        let keep = n.min(room);
-        if !out.failed {
-            out.pending.extend_from_slice(&buf[..keep]);
         }
-        kept += keep as u64;
-        dropped += (n - keep) as u64;
-        if out.pending.len() >= CAPTURE_BATCH {
-            due = None;
+        if dropped > 0 && !out.failed {
+            out.pending.extend_from_slice(
+                format!("\n[arena: {dropped} more bytes of output dropped after the first {kept}]\n")
+                    .as_bytes(),
+            );
+        }
+        if due.is_some() || !out.pending.is_empty() {
             out.write_out().await;
-        } else if due.is_none() && (keep > 0 || (out.file.is_none() && !out.failed)) {
-            due = Some(Instant::now() + CAPTURE_DELAY);
         }
-    }
-    if dropped > 0 && !out.failed {
-        out.pending.extend_from_slice(
-            format!("\n[arena: {dropped} more bytes of output dropped after the first {kept}]\n")
-                .as_bytes(),
-        );
-    }
-    if due.is_some() || !out.pending.is_empty() {
-        out.write_out().await;
     }
 }
 

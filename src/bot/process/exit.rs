@@ -39,9 +39,13 @@ pub fn exit_of(status: ExitStatus) -> Exit {
     }
 }
 
+/// How `describe_exit` words a clean exit.
+pub const CLEAN_EXIT: &str = "exited with status 0";
+
 pub fn describe_exit(status: ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
+        (Some(0), _) => CLEAN_EXIT.to_string(),
         (Some(code), _) => format!("exited with status {code}"),
         (None, Some(sig)) => {
             let name = Signal::try_from(sig)

@@ -12,7 +12,7 @@ mod spectator;
 
 pub use busy::Running;
 pub use capture::Capture;
-pub use exit::{describe_exit, exit_of};
+pub use exit::{CLEAN_EXIT, describe_exit, exit_of};
 pub use launch::{INHERITED_ENV, one_bot_at_a_time};
 pub use spectator::SpectatorSink;
 

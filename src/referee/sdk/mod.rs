@@ -9,6 +9,7 @@
 //! player at a time). The SDK keeps its own deadlines and decides the game; arena decides only
 //! what it saw itself: a bot that crashed, ran out of memory or flooded loses with that reason.
 
+mod link;
 pub mod recorded;
 pub mod relay;
 mod scores;
@@ -21,23 +22,19 @@ use futures_util::FutureExt;
 use futures_util::future::OptionFuture;
 use tokio::io::AsyncWriteExt;
 use tokio::net::UnixListener;
-use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::mpsc;
 use tokio::time::Instant;
+
+use link::{Links, RelayWriter, Relayed};
 
 use super::log::{GameLog, clock};
 use super::program::{self, RefereeProgram};
 use super::times::AnswerTimes;
 use super::{GameRecord, Judge, MatchSetup, Played, stderr_path, stderr_paths};
-use crate::bot::chunk::read_chunk;
 use crate::bot::process::IoLimits;
 use crate::bot::{BotCommand, BotSpec, Capture, Connection, Event, StartError};
 use crate::error::{Error, Result};
 use crate::games::{Game, Outbox, Places, Ranking, Seat, Seats, Step};
 use crate::failure::{Cause, Fault, FaultKind, Framing, Reason};
-
-/// Reads of the relays not yet relayed: beyond, the relays wait.
-const RELAYED_BACKLOG: usize = 64;
 
 /// Whether a referee was seen to ignore its seed: said once a run, not for every game.
 static SEED_WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -128,8 +125,6 @@ pub fn play_unsynced(mut setup: MatchSetup) -> impl Future<Output = Result<Playe
             Ok(listening) => listening,
             Err(e) => return Err(not_set_up(&setup, e, log)),
         };
-        // Bounded: a referee writing faster than a bot reads is held back, not buffered in arena.
-        let (events, inbox) = mpsc::channel(RELAYED_BACKLOG);
         // Each stage boxed: the game's own future is then its locals (2.2 KiB), not the sum of
         // its stages' states (14 KiB), for every running game (docs/design.md, Memory).
         let (mut seats, early) = match Box::pin(start_bots(&setup)).await {
@@ -137,12 +132,8 @@ pub fn play_unsynced(mut setup: MatchSetup) -> impl Future<Output = Result<Playe
             Err(e) => return Err(not_set_up(&setup, e, log)),
         };
         Box::pin(warm_up(&mut seats, &setup, started + setup.startup_timeout)).await;
-        // Ended with the game, whether their relays ever connected or not.
-        let mut relays = tokio::task::JoinSet::new();
-        for (i, listener) in listeners.into_iter().enumerate() {
-            relays.spawn(hear_relay(Seat::new(i).expect("seat"), listener, events.clone()));
-        }
-        drop(events);
+        // Closed with the game, whether their relays ever connected or not.
+        let relays = Links::new(listeners);
         let program = setup.referee.as_ref().expect("an SDK game has its referee");
         let mut table = Table {
             setup: &setup,
@@ -161,7 +152,7 @@ pub fn play_unsynced(mut setup: MatchSetup) -> impl Future<Output = Result<Playe
         }
         let referee_end = {
             let playing = match Box::pin(start_referee(&setup, program, &rendezvous)).await {
-                Ok(conn) => Some(Box::pin(table.play(conn, inbox))),
+                Ok(conn) => Some(Box::pin(table.play(conn, relays))),
                 Err(StartError::Bot(f)) => {
                     table.referee_fault = Some(f);
                     None
@@ -173,7 +164,6 @@ pub fn play_unsynced(mut setup: MatchSetup) -> impl Future<Output = Result<Playe
                 None => None,
             }
         };
-        relays.abort_all();
         let record = Box::pin(table.finish(names, referee_end, started)).await;
         drop(rendezvous);
         Ok(record)
@@ -309,100 +299,6 @@ async fn start_referee(
     .await
 }
 
-/// What a seat's relay task reports.
-enum Relayed {
-    /// The relay connected: where the bot's answers go (its standard output, or the socket).
-    Connected(Seat, RelayWriter),
-    /// Bytes the referee wrote to the player.
-    Input(Seat, Vec<u8>),
-    /// The referee closed the player's input.
-    Ended(Seat),
-    /// The relay's process ended (or it never handed its pipes over): its pipes are closed, as
-    /// a player's are when it dies.
-    Died(Seat),
-    /// Another process ran the seat's relay command again.
-    Again(Seat),
-}
-
-/// Where a seat's answers go: the referee's pipe, or the relay's socket.
-type RelayWriter = Box<dyn AsyncWrite + Send + Unpin>;
-
-/// Accept the seat's relay and take its standard input and output, the referee's pipes to its
-/// player, then pass on what the referee writes to it. Any later connection is refused: a seat
-/// has one player. The relay's process stays, waiting on the socket, until the game is over: its
-/// socket's end is its death.
-async fn hear_relay(seat: Seat, listener: UnixListener, events: mpsc::Sender<Relayed>) {
-    let Ok((stream, _)) = listener.accept().await else {
-        return;
-    };
-    // With pipes, the socket stays open to tell the relay's death; copying, it is the bytes'
-    // way, and its end is the relay's (as the relay of old).
-    let (mut read, write, watch): (Box<dyn AsyncRead + Send + Unpin>, RelayWriter, _) =
-        match relay::receive(&stream).await {
-            Ok(relay::Handed::Pipes(read, write)) => (Box::new(read), Box::new(write), Some(stream)),
-            Ok(relay::Handed::Copy) => {
-                let (read, write) = stream.into_split();
-                (Box::new(read), Box::new(write), None)
-            }
-            Err(_) => {
-                let _ = events.send(Relayed::Died(seat)).await;
-                return;
-            }
-        };
-    if events.send(Relayed::Connected(seat, write)).await.is_err() {
-        return;
-    }
-    // No buffer of the seat's own (`bot::chunk`): a game holds this loop for its whole length.
-    let mut input_open = true;
-    loop {
-        tokio::select! {
-            got = read_chunk(&mut read), if input_open => match got {
-                Ok(k) if !k.is_empty() => {
-                    if events.send(Relayed::Input(seat, k)).await.is_err() {
-                        return;
-                    }
-                }
-                // Its end or an error: the same to the seat.
-                _ if watch.is_none() => break,
-                _ => {
-                    input_open = false;
-                    if events.send(Relayed::Ended(seat)).await.is_err() {
-                        return;
-                    }
-                }
-            },
-            again = listener.accept() => {
-                if let Ok((other, _)) = again {
-                    drop(other);
-                    let _ = events.send(Relayed::Again(seat)).await;
-                }
-            }
-            // The relay writes nothing more: the socket readable is its end.
-            _ = async {
-                match &watch {
-                    Some(s) => s.readable().await,
-                    None => std::future::pending().await,
-                }
-            } => {
-                let mut byte = [0u8; 1];
-                match watch.as_ref().map(|s| s.try_read(&mut byte)) {
-                    Some(Err(e)) if e.kind() == std::io::ErrorKind::WouldBlock => {}
-                    _ => break,
-                }
-            }
-        }
-    }
-    // Its input closed with it: the referee's writes to the player now fail, as to a dead one.
-    drop(read);
-    let _ = events
-        .send(match watch {
-            Some(_) => Relayed::Died(seat),
-            // Copying: the socket's end is the referee closing the input or the relay ending.
-            None => Relayed::Ended(seat),
-        })
-        .await;
-}
-
 /// One seat: its bot, its relay, and its turn as arena saw it.
 struct SeatState {
     conn: Option<Connection>,
@@ -421,8 +317,17 @@ struct SeatState {
     last: Last,
     /// Lines it answered beyond the first of a turn, and the first turn it did.
     extra: (u32, Option<u32>),
+    /// Those of its lines the referee has not read yet: the SDK keeps a player's extra lines
+    /// and reads the oldest as its next turn's answer, at once (PROTOCOL-NOTES.md). The first
+    /// `MAX_AHEAD` only; a bot that runs further ahead than that is not followed line by line.
+    ahead: std::collections::VecDeque<String>,
+    /// Its turn was answered by a line it had sent ahead: what it answers now goes ahead too.
+    answered_ahead: bool,
     fault: Option<(Fault, u32)>,
 }
+
+/// The most lines a seat is followed sending ahead of its turns.
+const MAX_AHEAD: usize = 64;
 
 #[derive(Clone, Default)]
 enum Last {
@@ -450,6 +355,8 @@ impl SeatState {
             times: AnswerTimes::default(),
             last: Last::NotAsked,
             extra: (0, None),
+            ahead: std::collections::VecDeque::new(),
+            answered_ahead: false,
             fault: None,
         }
     }
@@ -501,7 +408,7 @@ impl Table<'_> {
     fn play(
         &mut self,
         mut referee: Connection,
-        mut inbox: mpsc::Receiver<Relayed>,
+        mut relays: Links,
     ) -> impl Future<Output = Connection> + Send + '_ {
         async move {
             let program = self.setup.referee.as_ref().expect("an SDK game has its referee");
@@ -516,7 +423,7 @@ impl Table<'_> {
                 self.log.waiting();
                 tokio::select! {
                     biased;
-                    msg = inbox.recv(), if relays_open => {
+                    msg = relays.next(), if relays_open => {
                         quiet_since = Instant::now();
                         match msg {
                             Some(msg) => self.relayed(msg).await,
@@ -573,10 +480,8 @@ impl Table<'_> {
                         // It ended (its output closed, or its process exited): the game is over.
                         // What the relays reported meanwhile still says who was run.
                         _ => {
-                            while let Ok(msg) = inbox.try_recv() {
-                                if !matches!(msg, Relayed::Input(..)) {
-                                    self.relayed(msg).await;
-                                }
+                            while let Some(msg) = relays.settled() {
+                                self.relayed(msg).await;
                             }
                             return referee;
                         }
@@ -620,13 +525,27 @@ impl Table<'_> {
         }
         let turns = self.turns;
         let setup = self.setup;
+        let awaited = self.awaited;
         let state = &mut self.seats[seat];
-        if state.asked.is_none() {
+        // A turn answered ahead stays open for the rest of its input; the referee writing to
+        // another seat meanwhile ends it.
+        if state.asked.is_none() || (state.answered_ahead && awaited != Some(seat)) {
             self.turns += 1;
             state.turns += 1;
             state.last_turn = turns + 1;
             state.asked = Some(Instant::now());
             state.last = Last::Waiting;
+            state.answered_ahead = false;
+            if let Some(line) = state.ahead.pop_front() {
+                let limit = state.allowance(setup);
+                state.times.record(Duration::ZERO, limit);
+                state.last = Last::Answered {
+                    line,
+                    took: Duration::ZERO,
+                    limit,
+                };
+                state.answered_ahead = true;
+            }
         }
         state.partial.extend_from_slice(&bytes);
         while let Some(end) = state.partial.iter().position(|&b| b == b'\n') {
@@ -691,6 +610,13 @@ impl Table<'_> {
         let t = self.log.received(seat, &line);
         let _ = clock(self.start_ms, t);
         match state.asked.take() {
+            // Its turn was answered already, by a line it had sent ahead.
+            Some(_) if state.answered_ahead => {
+                state.answered_ahead = false;
+                if state.ahead.len() < MAX_AHEAD {
+                    state.ahead.push_back(line.clone());
+                }
+            }
             Some(asked) => {
                 let took = asked.elapsed();
                 let limit = state.allowance(setup);
@@ -704,6 +630,9 @@ impl Table<'_> {
             None => {
                 state.extra.0 += 1;
                 state.extra.1.get_or_insert(at);
+                if state.ahead.len() < MAX_AHEAD {
+                    state.ahead.push_back(line.clone());
+                }
             }
         }
         if let Some(relay) = state.relay.as_mut() {
@@ -764,9 +693,12 @@ impl Table<'_> {
     fn verdict(&mut self, stderr: &str, referee_status: &str) -> super::Verdict {
         let n = self.seats.len();
         let printed = match self.referee_fault.take() {
-            Some(f) => Err(f),
+            // Ended by arena (it hung, flooded or never ended its game): its status is arena's
+            // doing, its stderr may still say why (a real SDK front end whose referee thread
+            // died waits 150 s before it prints anything).
+            Some(f) => Err(self.explained(f, stderr, "")),
             None => scores::read(&self.referee_out, n)
-                .map_err(|why| self.referee_failure(why, stderr, referee_status)),
+                .map_err(|why| self.explained(Fault::protocol(why), stderr, referee_status)),
         };
         let printed = printed.and_then(|p| self.check_seats().map(|()| p));
         let printed = match printed {
@@ -795,6 +727,13 @@ impl Table<'_> {
         for seat in Seat::all(n) {
             if printed.scores[seat.index()] < 0 && self.seats[seat].fault.is_none() {
                 let f = self.disqualified(seat);
+                // Put out for not answering: a timeout counts as an answer at its allowance,
+                // as in every game (docs/bots.md).
+                let s = &mut self.seats[seat];
+                if matches!(s.last, Last::Waiting) {
+                    let limit = s.allowance(self.setup);
+                    s.times.record(limit, limit);
+                }
                 self.log.fault(seat, &f);
                 let turn = self.seats[seat].last_turn;
                 self.seats[seat].fault = Some((f, turn));
@@ -824,19 +763,20 @@ impl Table<'_> {
     }
 
     /// The referee did not print its scores: its failure, said with its own words and a hint.
-    fn referee_failure(&self, why: String, stderr: &str, status: &str) -> Fault {
-        let mut detail = why;
-        if !status.is_empty() && status != "exited 0" {
-            detail.push_str(&format!("; it {status}"));
+    /// A referee's failure, with how it ended and what its stderr says: its exception, and a
+    /// hint for the common setup mistakes.
+    fn explained(&self, mut f: Fault, stderr: &str, status: &str) -> Fault {
+        if !status.is_empty() && status != crate::bot::process::CLEAN_EXIT {
+            f.detail.push_str(&format!("; it {status}"));
         }
         if let Some(line) = scores::why(stderr) {
             let line: String = line.chars().take(300).collect();
-            detail.push_str(&format!("; its stderr says: {line}"));
+            f.detail.push_str(&format!("; its stderr says: {line}"));
         }
         if let Some(hint) = scores::hint(stderr, self.seats.len()) {
-            detail.push_str(&format!(" (hint: {hint})"));
+            f.detail.push_str(&format!(" (hint: {hint})"));
         }
-        Fault::protocol(detail)
+        f
     }
 
     /// The referee's doing with the seats: a relay it never ran (it started players of its own

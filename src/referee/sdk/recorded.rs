@@ -138,6 +138,10 @@ pub fn run(path: &Path) -> i32 {
             }
         }
         if turn.answers.is_empty() {
+            // It ended at this turn's input, instead of answering.
+            if script.ended_at == Some(k + 1) {
+                return 1;
+            }
             // It never answered: it waits as it did, until the game ends.
             std::thread::sleep(std::time::Duration::from_secs(24 * 3600));
             return 0;

@@ -210,30 +210,37 @@ pub enum Handed {
 }
 
 /// The relay's first message.
-pub async fn receive(stream: &tokio::net::UnixStream) -> std::io::Result<Handed> {
+pub fn poll_receive(
+    stream: &tokio::net::UnixStream,
+    cx: &mut std::task::Context<'_>,
+) -> std::task::Poll<std::io::Result<Handed>> {
+    use std::task::{Poll, ready};
     use tokio::io::Interest;
     let (kind, mut fds) = loop {
-        stream.readable().await?;
+        ready!(stream.poll_read_ready(cx))?;
         match stream.try_io(Interest::READABLE, || receive_fds(stream.as_raw_fd())) {
             Ok(got) => break got,
+            // Its readiness cleared: the next poll waits for it again.
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
-            Err(e) => return Err(e),
+            Err(e) => return Poll::Ready(Err(e)),
         }
     };
-    match (kind, fds.len()) {
+    Poll::Ready(match (kind, fds.len()) {
         (COPY, 0) => Ok(Handed::Copy),
         (PIPES, 2) => {
             let output = fds.pop().expect("two");
             let input = fds.pop().expect("two");
-            Ok(Handed::Pipes(
-                tokio::net::unix::pipe::Receiver::from_owned_fd(input)?,
-                tokio::net::unix::pipe::Sender::from_owned_fd(output)?,
-            ))
+            tokio::net::unix::pipe::Receiver::from_owned_fd(input).and_then(|input| {
+                Ok(Handed::Pipes(
+                    input,
+                    tokio::net::unix::pipe::Sender::from_owned_fd(output)?,
+                ))
+            })
         }
         (k, n) => Err(std::io::Error::other(format!(
             "the relay said {k} with {n} descriptors"
         ))),
-    }
+    })
 }
 
 /// Where a game's relays meet arena: a private folder whose path has no space (the SDK splits

@@ -35,6 +35,7 @@ pub fn read(lines: &[String], players: usize) -> Result<Printed, String> {
     match scores.len() {
         n if n == players => Ok(Printed { scores, seed }),
         0 => Err("printed no scores".into()),
+        1 => Err(format!("printed 1 score for {players} players")),
         n => Err(format!("printed {n} scores for {players} players")),
     }
 }
@@ -115,7 +116,7 @@ mod tests {
         assert_eq!(read(&lines(""), 2).unwrap_err(), "printed no scores");
         assert_eq!(
             read(&lines("5\nseed=3\n"), 2).unwrap_err(),
-            "printed 1 scores for 2 players"
+            "printed 1 score for 2 players"
         );
         assert!(read(&lines("java.lang.NullPointerException\n\tat x\n"), 2).is_err());
     }

@@ -116,6 +116,9 @@ def main():
     answers = json.loads(log)["gameResult"]["outputs"]["0"] if log else []
     check("--own-players: its own players play, named after -p",
           code == 0 and any(a and "first one" in a for a in answers) and GREEDY in log, answers)
+    code, out, _, _ = run(["--twice", "-p1", GREEDY, "-p2", STARTER, "-d", "seed=5"])
+    check("--twice: the spare copy of -p1 changes nothing in the game", code == 0
+          and scores(out, 2) == honest, out)
     code, out, err, _ = run(["-p1", "./no-such-bot", "-p2", STARTER])
     check("a player that cannot start: exit 1", code == 1 and "Failed to launch ./no-such-bot" in err, err)
 
