@@ -12,6 +12,7 @@ use crate::failure::{Cause, Exit, Reason};
 use crate::out::plural;
 use crate::referee::judge::SeatFault;
 use crate::engine::{self, Games, retry, stop};
+use crate::referee::times::AnswerTimes;
 use crate::referee::{GameRecord, MatchOptions, Player, stderr_path};
 
 /// What `arena check` was asked for.
@@ -46,6 +47,8 @@ struct Played {
     outcome: &'static str,
     /// The explanation of the bot's failure, if it failed.
     failure: Option<Failure>,
+    /// The bot's answer times in the game.
+    times: AnswerTimes,
 }
 
 struct Failure {
@@ -270,6 +273,13 @@ fn conclude(args: &Options, logs: &Path, asked: usize, checked: &Checked) -> Res
         });
     }
     crate::out::line("");
+    let mut times = AnswerTimes::default();
+    for p in played {
+        times.add(&p.times);
+    }
+    if let Some(line) = crate::report::times::answer_line("your bot", &times) {
+        crate::out::line(&line);
+    }
     let games = plural(played.len() as u64, "game", "games");
     let undecided = undecided(checked.unplayed, checked.referee_failed);
     if failed.is_empty() && !undecided.is_empty() {
@@ -393,7 +403,6 @@ fn examine(
     log_path: &Path,
     args: &Options,
 ) -> Played {
-    let (game, channel) = (args.matched.game, args.channel);
     let order = match seat.index() {
         0 => "first".to_string(),
         1 => "second".to_string(),
@@ -422,13 +431,14 @@ fn examine(
         line.push_str(&format!(": {}", f.detail));
         Failure {
             reason: f.reason,
-            text: explain(&f, seat, log_path, game, channel, unready),
+            text: explain(&f, seat, log_path, args, unready),
         }
     });
     Played {
         line,
         outcome,
         failure,
+        times: record.times.get(seat.index()).copied().unwrap_or_default(),
     }
 }
 
@@ -437,10 +447,10 @@ fn explain(
     fault: &SeatFault,
     seat: Seat,
     log_path: &Path,
-    game: &GameInfo,
-    channel: Channel,
+    args: &Options,
     unready: Option<std::time::Duration>,
 ) -> String {
+    let (game, channel) = (args.matched.game, args.channel);
     let mut text = format!("  your bot {}\n", fault.detail);
     // A bot that never started (it did not open its pipes, or could not be run) was sent
     // nothing, whatever the log says the game wrote for it.
@@ -491,6 +501,7 @@ fn explain(
         cause,
         at_move: fault.at_move,
         unready,
+        sdk: crate::referee::sdk::is_sdk_game(game, &args.matched.params),
     };
     let hint = hint(&failed, game, channel, wrote_stderr);
     text.push_str(&wrap(&format!("  hint: {hint}"), "        "));
@@ -599,6 +610,8 @@ struct Failed {
     at_move: Option<u32>,
     /// The startup allowance, when the bot had not reached its first read at its end.
     unready: Option<std::time::Duration>,
+    /// The game's referee is an SDK referee, which keeps its own deadlines.
+    sdk: bool,
 }
 
 /// How a process ended, in words.
@@ -695,6 +708,14 @@ fn hint(failed: &Failed, game: &GameInfo, channel: Channel, wrote_stderr: bool) 
 /// output; later, a flush, a line waited for, or its speed.
 fn timeout_hint(failed: &Failed, channel: Channel, rules: &str) -> String {
     match (failed.at_move, failed.unready) {
+        // The startup allowance is also the first turn's limit the referee keeps (the SDK's
+        // `firstTurnMaxTime`): raised past it, a late first answer would pass for a refused one.
+        (Some(1), Some(unready)) if failed.sdk => {
+            let secs = unready.as_secs_f64();
+            format!(
+                "your bot had not reached its first read after {secs} s, and did not answer                  within the referee's first turn either: its start-up (a JVM, an interpreter                  loading its libraries, tables computed before the first read) takes longer                  than the contest allows, here as on CodinGame, where every player is started                  before the game and given the first turn's limit. Make the start-up shorter                  (for a JVM: a class-data archive, -XX:TieredStopAtLevel=1, as `arena games                  referee` says), or read the input before anything else it waits for. Raise                  startup_timeout (--startup-timeout) only to the first-turn limit your                  contest's referee sets, if it sets one longer than {secs} s."
+            )
+        }
         (Some(1), Some(unready)) => {
             let secs = unready.as_secs_f64();
             format!(
@@ -767,6 +788,7 @@ mod tests {
             cause: Cause::Late,
             at_move: Some(1),
             unready,
+            sdk: false,
         };
         let slow = hint(
             &failed(Some(std::time::Duration::from_secs(1))),
@@ -778,6 +800,19 @@ mod tests {
         assert!(slow.contains("startup_timeout"), "{slow}");
         let silent = hint(&failed(None), game, Channel::Stdio, false);
         assert!(silent.contains("never sent its first move"), "{silent}");
+        // Under an SDK referee the allowance is also the referee's first turn: not to be raised
+        // past what the contest sets.
+        let sdk = hint(
+            &Failed {
+                sdk: true,
+                ..failed(Some(std::time::Duration::from_secs(1)))
+            },
+            game,
+            Channel::Stdio,
+            false,
+        );
+        assert!(sdk.contains("had not reached its first read after 1 s"), "{sdk}");
+        assert!(sdk.contains("only to the first-turn limit"), "{sdk}");
     }
 
     #[test]
@@ -788,6 +823,7 @@ mod tests {
             cause,
             at_move: Some(2),
             unready: None,
+            sdk: false,
         };
         let h = hint(
             &failed(Cause::Exited(Exit::Status(3))),

@@ -213,7 +213,11 @@ async fn replay_sdk(
         )));
     };
     let again = crate::referee::sdk::recorded::replay(header, entries, program).await?;
-    judged(names, &logged, &again.record.verdict, again.differs, "game")
+    let differs = match again.unseeded {
+        true => again.differs.map(|m| seedless(header, m)),
+        false => again.differs,
+    };
+    judged(names, &logged, &again.record.verdict, differs, "game")
 }
 
 /// Replay's conclusion: the result agrees (and the `what`, the stream or the game, does too), or

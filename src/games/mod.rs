@@ -347,6 +347,13 @@ impl GameInfo {
              (`startup_timeout`).\n",
             self.timeout, self.startup_timeout
         ));
+        if self.name == program::INFO.name {
+            let (turn, first) = program::SDK_TIMES;
+            text.push_str(&format!(
+                "Under an SDK referee (`protocol = \"sdk\"`): {turn} s and {first} s, the SDK's \
+                 own (`turnMaxTime`, `firstTurnMaxTime`).\n"
+            ));
+        }
         if self.positions.is_some() {
             text.push_str(
                 "\n## Openings\n\n`arena duel --openings FILE` takes one position per line in the \

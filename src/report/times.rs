@@ -48,6 +48,20 @@ pub fn per_bot(names: &[String], rows: &[GameRow]) -> Vec<AnswerTimes> {
     all
 }
 
+/// A bot's answer times in words, what a player tunes by: its mean answer, its slowest, and
+/// how many came near the limit; none before any answer was timed. `arena duel`'s summary and
+/// `arena check` say it.
+pub fn answer_line(name: &str, t: &AnswerTimes) -> Option<String> {
+    let mean = t.mean_us()?;
+    Some(format!(
+        "Answers of {name}: mean {} ms, slowest {} ms, {} of {} at 80% of the allowance or more",
+        ms(mean),
+        ms(t.max_us),
+        t.near,
+        t.answers
+    ))
+}
+
 /// A time in microseconds as the tables show it, in milliseconds: `0.4`, `12`, `1500`.
 pub fn ms(us: u64) -> String {
     let ms = us as f64 / 1000.0;

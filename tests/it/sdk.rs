@@ -540,16 +540,19 @@ fn replay_runs_the_referee_again_with_the_logged_answers() {
     // Without --referee, nothing the log names is run.
     let output = arena().arg("replay").arg(&log).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
+    // Each game played, then replayed alike.
+    let agrees = |player: &str, extra: &[&str], reason: &str| {
+        let bots = [c.script("player.py", player), c.script("greedy.py", "")];
+        let r = c.one(&bots, "", extra);
+        assert_eq!(r["reason"], reason, "{r}");
+        let (code, stderr) = replay(&c.referee(""));
+        assert_eq!(code, Some(0), "{player}: {stderr}");
+        assert!(stderr.contains("the result agrees"), "{player}: {stderr}");
+    };
     // A bot that died at its turn's input dies there again, rather than waiting.
-    let r = c.one(
-        &[c.script("player.py", "crash 2"), c.script("greedy.py", "")],
-        "",
-        &["--timeout", "0.5"],
-    );
-    assert_eq!(r["reason"], "crash", "{r}");
-    let (code, stderr) = replay(&c.referee(""));
-    assert_eq!(code, Some(0), "{stderr}");
-    assert!(stderr.contains("the result agrees"), "{stderr}");
+    agrees("crash 2", &["--timeout", "0.5"], "crash");
+    // A game played with no seed is replayed with the seed its referee printed.
+    agrees("invalid 4", &["-a", "seed=omit"], "illegal");
     c.assert_nothing_left();
 }
 
@@ -665,6 +668,26 @@ fn spec_mistakes_name_the_line() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("protocol is said in [referee]"), "{stderr}");
+    // A seed form that cannot be read is refused before any game, at its line.
+    let path = spec(&c, "");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let broken = text.replace(
+        "protocol = \"sdk\"",
+        "protocol = \"sdk\"\nseed_form = '-d \"seed={seed}'",
+    );
+    assert_ne!(broken, text);
+    std::fs::write(&path, broken).unwrap();
+    let output = run_into(&path, c.out()).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("contest.toml:"), "{stderr}");
+    assert!(stderr.contains("seed_form"), "{stderr}");
+    assert!(!c.out().join("games.csv").exists(), "{stderr}");
+    // On the command line, and a form that would give no seed.
+    let bots = [c.script("greedy.py", ""), c.script("starter.py", "")];
+    let (_, stderr, code) = c.play(&bots, "", &["-a", "seed_form=-seed 5"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("has no {seed}"), "{stderr}");
 }
 
 #[test]
@@ -688,6 +711,15 @@ fn check_plays_a_bot_against_the_contests_starter_bot() {
     assert!(
         stdout.contains("game 2 vs starter (you played second): won"),
         "{stdout}"
+    );
+    // What a player tunes by: every answer of the two games timed.
+    let answers = stdout
+        .lines()
+        .find(|l| l.starts_with("Answers of your bot: mean "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        answers.ends_with("at 80% of the allowance or more"),
+        "{answers}"
     );
     // A bot the referee disqualifies is told why.
     let output = c
@@ -799,5 +831,32 @@ fn a_bot_slower_to_start_than_the_sdks_first_turn_plays() {
     assert_eq!(r["scores"], serde_json::json!([1.0, 0.0]), "{r}");
     assert_eq!(r["times"][0]["unready"], 1, "{r}");
     assert!(r["times"][1].get("unready").is_none(), "{r}");
+    c.assert_nothing_left();
+}
+
+#[test]
+fn a_scratch_folder_too_long_for_a_socket_still_plays() {
+    // A socket's path holds 107 bytes: the relays' folder goes to /tmp instead.
+    let c = Contest::new();
+    let long = c.path().join("x".repeat(100));
+    std::fs::create_dir(&long).unwrap();
+    let output = c
+        .arena()
+        .env("TMPDIR", &long)
+        .args([
+            "duel",
+            &c.script("greedy.py", ""),
+            &c.script("starter.py", ""),
+        ])
+        .args(["--referee", &c.referee(""), "--referee-protocol", "sdk"])
+        .args(["--games", "1", "--json", "--out"])
+        .arg(c.out())
+        .timeout(Duration::from_secs(240))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let r = &json_records(&output.stdout)[0];
+    assert_ne!(r["reason"], "referee", "{r}");
     c.assert_nothing_left();
 }

@@ -10,7 +10,6 @@ use super::summary::{self, SprtState};
 use crate::games::Side;
 use crate::out::plural;
 use crate::referee::GameRecord;
-use crate::referee::times::AnswerTimes;
 use crate::report::GameRow;
 use crate::stats::{Tally, Wdl};
 
@@ -197,7 +196,7 @@ impl<'a> Told<'a> {
                 }
                 let times = crate::report::times::per_bot(self.names, &self.rows);
                 for (name, t) in self.names.iter().zip(&times) {
-                    if let Some(line) = answer_line(name, t) {
+                    if let Some(line) = crate::report::times::answer_line(name, t) {
                         self.say(&line);
                     }
                 }
@@ -220,19 +219,6 @@ impl<'a> Told<'a> {
             }
         }
     }
-}
-
-/// A duel's bot's answer times in words, what a player tunes by: its mean answer, its slowest,
-/// and how many came near the limit; none before any answer was timed.
-fn answer_line(name: &str, t: &AnswerTimes) -> Option<String> {
-    let mean = t.mean_us()?;
-    Some(format!(
-        "Answers of {name}: mean {} ms, slowest {} ms, {} of {} at 80% of the allowance or more",
-        crate::report::times::ms(mean),
-        crate::report::times::ms(t.max_us),
-        t.near,
-        t.answers
-    ))
 }
 
 /// One JSON object on a line of stdout, at once: one line for any reader, though a detail may

@@ -76,9 +76,41 @@ pub static INFO: GameInfo = GameInfo {
     short_game: &[],
 };
 
+/// The SDK's own seconds per move and for the first (`turnMaxTime`, `firstTurnMaxTime`), which
+/// an SDK referee keeps itself (`protocol = "sdk"`).
+pub const SDK_TIMES: (f64, f64) = (0.05, 1.0);
+
+/// The game's seed as an SDK referee takes it: a Java `long`, never negative (a front end may
+/// read `-seed -5` as an option).
+pub fn java_seed(seed: u64) -> i64 {
+    (seed & i64::MAX as u64) as i64
+}
+
+/// The arguments that give the referee its seed, from the `seed_form` parameter (`{seed}`
+/// stands for the number); none when the seed is not sent.
+pub fn seed_args(form: &str, send: bool, seed: u64) -> Result<Vec<String>, String> {
+    if !send || form.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let text = form.replace("{seed}", &java_seed(seed).to_string());
+    shell_words::split(&text).map_err(|e| format!("seed_form '{form}': {e}"))
+}
+
 fn create(params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
     let mut game = ProgramGame::new(seating);
     game.send_seed = params.text("seed") == "send";
+    // Checked here, so that a form that cannot be read is refused before the first game, not
+    // found as each game's failure to start.
+    if params.text("protocol") == "sdk" && game.send_seed {
+        let form = params.text("seed_form");
+        seed_args(form, true, 0)?;
+        if !form.contains("{seed}") {
+            return Err(format!(
+                "seed_form '{form}' has no {{seed}}: the referee would not be given the game's \
+                 seed (seed = \"omit\" gives none)"
+            ));
+        }
+    }
     Ok(Box::new(game))
 }
 

@@ -26,6 +26,8 @@ use tokio::time::Instant;
 
 use link::{Links, RelayWriter, Relayed};
 
+use crate::games::program::{SDK_TIMES, java_seed, seed_args};
+
 use super::log::{GameLog, clock};
 use super::program::{self, RefereeProgram};
 use super::times::AnswerTimes;
@@ -67,7 +69,7 @@ pub fn default_times(
     params: &crate::games::Params,
 ) -> (f64, f64) {
     match is_sdk_game(game, params) {
-        true => (0.05, 1.0),
+        true => SDK_TIMES,
         false => (game.timeout, game.startup_timeout),
     }
 }
@@ -75,22 +77,6 @@ pub fn default_times(
 /// The SDK's own game log (`-l`), kept beside arena's.
 pub fn sdk_log_path(log_path: &Path) -> PathBuf {
     log_path.with_extension("sdk.json")
-}
-
-/// The game's seed as an SDK referee takes it: a Java `long`, never negative (a front end may
-/// read `-seed -5` as an option).
-pub fn java_seed(seed: u64) -> i64 {
-    (seed & i64::MAX as u64) as i64
-}
-
-/// The arguments that give the referee its seed, from the `seed_form` parameter (`{seed}`
-/// stands for the number); none when the seed is not sent.
-pub fn seed_args(form: &str, send: bool, seed: u64) -> Result<Vec<String>> {
-    if !send || form.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    let text = form.replace("{seed}", &java_seed(seed).to_string());
-    shell_words::split(&text).map_err(|e| Error::Usage(format!("seed_form '{form}': {e}")))
 }
 
 /// Play one game through an SDK referee. As `referee::play_unsynced`: bots that misbehave lose,
@@ -712,6 +698,7 @@ impl Table<'_> {
         };
         if let Some(played) = printed.seed
             && self.setup.params.text("seed") == "send"
+            && self.setup.params.text("seed_form").contains("{seed}")
             && played != java_seed(self.setup.seed)
             && !SEED_WARNED.swap(true, std::sync::atomic::Ordering::Relaxed)
         {
@@ -726,7 +713,7 @@ impl Table<'_> {
         // A seat the referee disqualified, which arena did not see fail: what arena saw of it.
         for seat in Seat::all(n) {
             if printed.scores[seat.index()] < 0 && self.seats[seat].fault.is_none() {
-                let f = self.disqualified(seat);
+                let f = self.disqualified(seat, printed.scores[seat.index()]);
                 // Put out for not answering: a timeout counts as an answer at its allowance,
                 // as in every game (docs/bots.md).
                 let s = &mut self.seats[seat];
@@ -814,25 +801,24 @@ impl Table<'_> {
     }
 
     /// The record of a seat the referee scored -1: what arena saw of its last turn.
-    fn disqualified(&self, seat: Seat) -> Fault {
+    fn disqualified(&self, seat: Seat, score: i64) -> Fault {
         let s = &self.seats[seat];
         let at = s.turns;
         let mut f = match &s.last {
             Last::NotAsked => Fault::new(
                 FaultKind::Illegal,
-                "was disqualified by the referee before it was asked anything (score -1)"
-                    .to_string(),
+                format!("was disqualified by the referee before it was asked anything (score {score})"),
             ),
             Last::Waiting => Fault::new(
                 FaultKind::Timeout,
-                format!("did not answer at move {at}: the referee disqualified it (score -1)"),
+                format!("did not answer at move {at}: the referee disqualified it (score {score})"),
             )
             .because(Cause::Late),
             Answered { line, took, limit } if took > limit => Fault::new(
                 FaultKind::Timeout,
                 format!(
                     "answered late at move {at} ({:.3} s, past the {} s the referee allows): \
-                     it was disqualified (score -1)",
+                     it was disqualified (score {score})",
                     took.as_secs_f64(),
                     limit.as_secs_f64()
                 ),
@@ -843,7 +829,7 @@ impl Table<'_> {
                 FaultKind::Illegal,
                 format!(
                     "answered '{}' at move {at} in {:.3} s, and the referee disqualified it \
-                     (score -1)",
+                     (score {score})",
                     clip(line),
                     took.as_secs_f64()
                 ),

@@ -252,10 +252,16 @@ pub struct Rendezvous {
 
 impl Rendezvous {
     /// A new folder in arena's scratch folder, which the next start removes if this run is
-    /// killed (or `/tmp` when that path has a space, where a killed run leaves it).
+    /// killed (or `/tmp` when that path has a space, or is too long for a socket's path, where
+    /// a killed run leaves it).
     pub fn new() -> Result<Rendezvous, String> {
+        // A socket's path holds 107 bytes at most (`sun_path`); the folder and a seat's socket
+        // add this much to the base's.
+        const ADDED: usize = "/arena-sdk-XXXXXX/seat9".len();
         let base = match crate::bot::scratch() {
-            Ok(s) if s.to_str().is_some_and(|s| !s.contains(' ')) => s.to_path_buf(),
+            Ok(s) if s.to_str().is_some_and(|s| !s.contains(' ') && s.len() + ADDED <= 107) => {
+                s.to_path_buf()
+            }
             _ => PathBuf::from("/tmp"),
         };
         let dir = tempfile::Builder::new()

@@ -53,7 +53,7 @@ pub fn hint(stderr: &str, players: usize) -> Option<String> {
     if players > 2 && (lower.contains("option: -p3") || lower.contains("option: p3")) {
         return Some(format!(
             "its command-line front end takes two players only, not {players}: play it with \
-             players = 2"
+             two (players = 2 in a spec, two bots to arena match)"
         ));
     }
     if lower.contains("option: -d") || lower.contains("option: d") {
