@@ -63,6 +63,19 @@ pub fn hint(stderr: &str, players: usize) -> Option<String> {
                 .into(),
         );
     }
+    // The referee runs in an empty folder of its own: a relative class path or file in its
+    // command finds nothing there (arena makes only the `-jar` file's path absolute).
+    if lower.contains("classnotfoundexception")
+        || lower.contains("could not find or load main class")
+        || lower.contains("unable to access jarfile")
+        || lower.contains("specified shared archive not found")
+    {
+        return Some(
+            "it found no class or file: the referee runs in an empty folder of its own, so \
+             give the paths in its command (-cp, -XX:SharedArchiveFile=...) as absolute paths"
+                .into(),
+        );
+    }
     if lower.contains("unsupportedclassversionerror") {
         return Some(
             "it was built for a newer Java than the one that runs it: run it with that Java's \
@@ -130,6 +143,9 @@ mod tests {
         let two = "org.apache.commons.cli.UnrecognizedOptionException: Unrecognized option: -p3";
         assert!(hint(two, 3).unwrap().contains("players = 2"));
         assert!(hint("Unrecognized option: -d", 2).unwrap().contains("seed_form"));
+        let relative = "Error: Could not find or load main class Referee\nCaused by: \
+                        java.lang.ClassNotFoundException: Referee";
+        assert!(hint(relative, 2).unwrap().contains("absolute paths"));
         assert_eq!(hint("all fine", 2), None);
     }
 }
