@@ -713,7 +713,15 @@ fn timeout_hint(failed: &Failed, channel: Channel, rules: &str) -> String {
         (Some(1), Some(unready)) if failed.sdk => {
             let secs = unready.as_secs_f64();
             format!(
-                "your bot had not reached its first read after {secs} s, and did not answer                  within the referee's first turn either: its start-up (a JVM, an interpreter                  loading its libraries, tables computed before the first read) takes longer                  than the contest allows, here as on CodinGame, where every player is started                  before the game and given the first turn's limit. Make the start-up shorter                  (for a JVM: a class-data archive, -XX:TieredStopAtLevel=1, as `arena games                  referee` says), or read the input before anything else it waits for. Raise                  startup_timeout (--startup-timeout) only to the first-turn limit your                  contest's referee sets, if it sets one longer than {secs} s."
+                "your bot had not reached its first read after {secs} s, and did not answer \
+                 within the referee's first turn either: its start-up (a JVM, an interpreter \
+                 loading its libraries, tables computed before the first read) takes longer \
+                 than the contest allows, here as on CodinGame, where every player is started \
+                 before the game and given the first turn's limit. Make the start-up shorter \
+                 (for a JVM: a class-data archive, -XX:TieredStopAtLevel=1, as `arena games \
+                 referee` says), or read the input before anything else it waits for. Raise \
+                 startup_timeout (--startup-timeout) only to the first-turn limit your \
+                 contest's referee sets, if it sets one longer than {secs} s."
             )
         }
         (Some(1), Some(unready)) => {
@@ -813,6 +821,7 @@ mod tests {
         );
         assert!(sdk.contains("had not reached its first read after 1 s"), "{sdk}");
         assert!(sdk.contains("only to the first-turn limit"), "{sdk}");
+        assert!(!sdk.contains("  "), "{sdk}");
     }
 
     #[test]

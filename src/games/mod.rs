@@ -284,6 +284,9 @@ impl GameInfo {
             opening: None,
         };
         self.new_game(&params, &seating)?;
+        if self.name == program::INFO.name {
+            program::check_seed_form(&params)?;
+        }
         Ok(params)
     }
 

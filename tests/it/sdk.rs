@@ -551,8 +551,19 @@ fn replay_runs_the_referee_again_with_the_logged_answers() {
     };
     // A bot that died at its turn's input dies there again, rather than waiting.
     agrees("crash 2", &["--timeout", "0.5"], "crash");
-    // A game played with no seed is replayed with the seed its referee printed.
-    agrees("invalid 4", &["-a", "seed=omit"], "illegal");
+    // A game played with no seed cannot be played again: said so.
+    let r = c.one(
+        &[
+            c.script("player.py", "invalid 4"),
+            c.script("greedy.py", ""),
+        ],
+        "",
+        &["-a", "seed=omit"],
+    );
+    assert_eq!(r["reason"], "illegal", "{r}");
+    let (code, stderr) = replay(&c.referee(""));
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("played with seed=omit"), "{stderr}");
     c.assert_nothing_left();
 }
 

@@ -99,19 +99,26 @@ pub fn seed_args(form: &str, send: bool, seed: u64) -> Result<Vec<String>, Strin
 fn create(params: &Params, seating: &Seating) -> Result<Box<dyn Game>, String> {
     let mut game = ProgramGame::new(seating);
     game.send_seed = params.text("seed") == "send";
-    // Checked here, so that a form that cannot be read is refused before the first game, not
-    // found as each game's failure to start.
-    if params.text("protocol") == "sdk" && game.send_seed {
-        let form = params.text("seed_form");
-        seed_args(form, true, 0)?;
-        if !form.contains("{seed}") {
-            return Err(format!(
-                "seed_form '{form}' has no {{seed}}: the referee would not be given the game's \
-                 seed (seed = \"omit\" gives none)"
-            ));
-        }
-    }
     Ok(Box::new(game))
+}
+
+/// Whether an SDK referee's seed form can be used: checked where a spec's or the command
+/// line's parameters are read (`GameInfo::resolve_params`), so that a form that cannot be read
+/// is refused before the first game rather than found as each game's failure to start; a log's
+/// parameters are taken as they were played.
+pub fn check_seed_form(params: &Params) -> Result<(), String> {
+    if params.text("protocol") != "sdk" || params.text("seed") != "send" {
+        return Ok(());
+    }
+    let form = params.text("seed_form");
+    seed_args(form, true, 0)?;
+    match form.contains("{seed}") {
+        true => Ok(()),
+        false => Err(format!(
+            "seed_form '{form}' has no {{seed}}: the referee would not be given the game's seed \
+             (seed = \"omit\" gives none)"
+        )),
+    }
 }
 
 /// One line of the referee program, read as cg-brutaltester reads it.
@@ -440,6 +447,30 @@ impl Game for ProgramGame {
 mod tests {
     use super::*;
     use crate::games::{Msg, Side};
+
+    #[test]
+    fn a_seed_form_is_checked_where_parameters_are_given_not_where_a_log_is_read() {
+        let given = |form: &'static str| [("protocol", "sdk"), ("seed_form", form)];
+        for (form, says) in [("-d \"seed={seed}", "quote"), ("", "has no {seed}")] {
+            let e = INFO.resolve_params(given(form)).unwrap_err();
+            assert!(e.contains(says), "{form}: {e}");
+            // A log written before the check plays on as it was played.
+            let params = Params::resolve(INFO.params, given(form)).unwrap();
+            let seating = Seating {
+                names: vec!["a".into(), "b".into()],
+                seed: 1,
+                timeout: 1.0,
+                opening: None,
+            };
+            assert!(INFO.new_game(&params, &seating).is_ok(), "{form}");
+        }
+        assert!(INFO.resolve_params(given("-seed {seed}")).is_ok());
+        assert!(INFO.resolve_params([("protocol", "sdk"), ("seed", "omit"), ("seed_form", "")]).is_ok());
+        assert_eq!(
+            seed_args("-d seed={seed}", true, u64::MAX).unwrap(),
+            ["-d", &format!("seed={}", i64::MAX)]
+        );
+    }
 
     #[test]
     fn commands_are_read_as_cg_brutaltester_reads_them() {

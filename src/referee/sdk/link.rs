@@ -44,7 +44,8 @@ pub struct Links {
 }
 
 struct Link {
-    /// Open until the link is over: a second relay of the seat is refused, and reported.
+    /// Open until the link is over, or a second relay of the seat has connected (reported, and
+    /// refused, as any later one is).
     listener: Option<UnixListener>,
     state: State,
 }
@@ -175,9 +176,13 @@ impl Link {
                             }
                         });
                     }
-                    let listener = self.listener.as_ref().expect("a link not over listens");
-                    if let Poll::Ready(Ok((other, _))) = listener.poll_accept(cx) {
+                    // Said once: the game is the referee's failure already, and a process that
+                    // kept connecting would keep the loop busy.
+                    if let Some(listener) = &self.listener
+                        && let Poll::Ready(Ok((other, _))) = listener.poll_accept(cx)
+                    {
                         drop(other);
+                        self.listener = None;
                         return Poll::Ready(Relayed::Again(seat));
                     }
                     // The relay writes nothing on the socket: readable, it has ended.

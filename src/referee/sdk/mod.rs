@@ -303,17 +303,12 @@ struct SeatState {
     last: Last,
     /// Lines it answered beyond the first of a turn, and the first turn it did.
     extra: (u32, Option<u32>),
-    /// Those of its lines the referee has not read yet: the SDK keeps a player's extra lines
-    /// and reads the oldest as its next turn's answer, at once (PROTOCOL-NOTES.md). The first
-    /// `MAX_AHEAD` only; a bot that runs further ahead than that is not followed line by line.
-    ahead: std::collections::VecDeque<String>,
-    /// Its turn was answered by a line it had sent ahead: what it answers now goes ahead too.
-    answered_ahead: bool,
+    /// How long after asking it the referee went on (asked another seat, or ended) while arena
+    /// had seen no answer to its turn: sooner than its allowance, the referee judged a line it
+    /// had sent ahead, not its time.
+    left_after: Option<Duration>,
     fault: Option<(Fault, u32)>,
 }
-
-/// The most lines a seat is followed sending ahead of its turns.
-const MAX_AHEAD: usize = 64;
 
 #[derive(Clone, Default)]
 enum Last {
@@ -341,9 +336,15 @@ impl SeatState {
             times: AnswerTimes::default(),
             last: Last::NotAsked,
             extra: (0, None),
-            ahead: std::collections::VecDeque::new(),
-            answered_ahead: false,
+            left_after: None,
             fault: None,
+        }
+    }
+
+    /// The referee went on from this seat: if its turn is still waiting, for how long it did.
+    fn left(&mut self) {
+        if let Some(asked) = self.asked {
+            self.left_after = Some(asked.elapsed());
         }
     }
 
@@ -466,6 +467,9 @@ impl Table<'_> {
                         // It ended (its output closed, or its process exited): the game is over.
                         // What the relays reported meanwhile still says who was run.
                         _ => {
+                            if let Some(last) = self.awaited {
+                                self.seats[last].left();
+                            }
                             while let Some(msg) = relays.settled() {
                                 self.relayed(msg).await;
                             }
@@ -511,27 +515,13 @@ impl Table<'_> {
         }
         let turns = self.turns;
         let setup = self.setup;
-        let awaited = self.awaited;
         let state = &mut self.seats[seat];
-        // A turn answered ahead stays open for the rest of its input; the referee writing to
-        // another seat meanwhile ends it.
-        if state.asked.is_none() || (state.answered_ahead && awaited != Some(seat)) {
+        if state.asked.is_none() {
             self.turns += 1;
             state.turns += 1;
             state.last_turn = turns + 1;
             state.asked = Some(Instant::now());
             state.last = Last::Waiting;
-            state.answered_ahead = false;
-            if let Some(line) = state.ahead.pop_front() {
-                let limit = state.allowance(setup);
-                state.times.record(Duration::ZERO, limit);
-                state.last = Last::Answered {
-                    line,
-                    took: Duration::ZERO,
-                    limit,
-                };
-                state.answered_ahead = true;
-            }
         }
         state.partial.extend_from_slice(&bytes);
         while let Some(end) = state.partial.iter().position(|&b| b == b'\n') {
@@ -543,6 +533,9 @@ impl Table<'_> {
         if state.partial.len() > setup.limits.max_line {
             self.log.sent(seat, &String::from_utf8_lossy(&state.partial));
             state.partial.clear();
+        }
+        if let Some(before) = self.awaited.filter(|&a| a != seat) {
+            self.seats[before].left();
         }
         if self.awaited != Some(seat) && !setup.ponder {
             for (other, s) in Seat::all(self.seats.len()).zip(self.seats.iter_mut()) {
@@ -596,13 +589,6 @@ impl Table<'_> {
         let t = self.log.received(seat, &line);
         let _ = clock(self.start_ms, t);
         match state.asked.take() {
-            // Its turn was answered already, by a line it had sent ahead.
-            Some(_) if state.answered_ahead => {
-                state.answered_ahead = false;
-                if state.ahead.len() < MAX_AHEAD {
-                    state.ahead.push_back(line.clone());
-                }
-            }
             Some(asked) => {
                 let took = asked.elapsed();
                 let limit = state.allowance(setup);
@@ -616,9 +602,6 @@ impl Table<'_> {
             None => {
                 state.extra.0 += 1;
                 state.extra.1.get_or_insert(at);
-                if state.ahead.len() < MAX_AHEAD {
-                    state.ahead.push_back(line.clone());
-                }
             }
         }
         if let Some(relay) = state.relay.as_mut() {
@@ -717,7 +700,7 @@ impl Table<'_> {
                 // Put out for not answering: a timeout counts as an answer at its allowance,
                 // as in every game (docs/bots.md).
                 let s = &mut self.seats[seat];
-                if matches!(s.last, Last::Waiting) {
+                if matches!(s.last, Last::Waiting) && f.kind == FaultKind::Timeout {
                     let limit = s.allowance(self.setup);
                     s.times.record(limit, limit);
                 }
@@ -809,6 +792,20 @@ impl Table<'_> {
                 FaultKind::Illegal,
                 format!("was disqualified by the referee before it was asked anything (score {score})"),
             ),
+            // Put out before its allowance ran out, with no answer seen to this move: the
+            // referee read a line it had sent before (the SDK keeps extra lines for the next
+            // turns) and refused it.
+            Last::Waiting if s.left_after.is_some_and(|t| t < s.allowance(self.setup) / 2) => {
+                Fault::new(
+                    FaultKind::Illegal,
+                    format!(
+                        "was disqualified by the referee at move {at} (score {score}) {:.3} s \
+                         after it was asked, before its allowance ran out and before it answered: \
+                         the referee judged a line it had sent earlier",
+                        s.left_after.unwrap_or_default().as_secs_f64()
+                    ),
+                )
+            }
             Last::Waiting => Fault::new(
                 FaultKind::Timeout,
                 format!("did not answer at move {at}: the referee disqualified it (score {score})"),

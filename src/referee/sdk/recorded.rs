@@ -168,37 +168,8 @@ pub fn run(path: &Path) -> i32 {
 pub struct Replayed {
     pub record: crate::referee::GameRecord,
     pub differs: Option<String>,
-    /// The game was played with seed=omit and its referee printed no seed: it could not be
-    /// given the same game again.
+    /// The game was played with seed=omit: it could not be given the same game again.
     pub unseeded: bool,
-}
-
-/// The parameters and seed to replay a game with, and whether it was played with no seed that
-/// can be given again. A game played with seed=omit: its referee drew a seed and printed it
-/// (`seed=N`, `drawn`); given that seed, as `seed_form` gives one, it plays the same game again.
-/// The number goes into the form as it was printed: a Java `long` drawn at random may be
-/// negative, which no `u64` seed of arena's gives.
-fn seeded(
-    header: &Header,
-    drawn: Option<i64>,
-) -> crate::error::Result<(crate::games::Params, bool)> {
-    Ok(match (header.params.text("seed"), drawn) {
-        ("omit", Some(drawn)) => {
-            let form = header.params.text("seed_form").replace("{seed}", &drawn.to_string());
-            let pairs = header.params.pairs();
-            let sent = pairs.iter().map(|(k, v)| match k.as_str() {
-                "seed" => ("seed", "send"),
-                "seed_form" => ("seed_form", form.as_str()),
-                k => (k, v.as_str()),
-            });
-            let params = crate::games::Params::resolve(crate::games::program::INFO.params, sent)
-                .map_err(|e| {
-                    crate::error::Error::Disagrees(format!("the log's parameters: {e}"))
-                })?;
-            (params, false)
-        }
-        (seed, _) => (header.params.clone(), seed == "omit"),
-    })
 }
 
 /// Run `program` again on the game a log records, its seats played by recorded players, in a
@@ -242,13 +213,14 @@ pub async fn replay(
     let n = header.players.len();
     let printed = |lines: &[String]| super::scores::read(lines, n).ok();
     let logged_lines: Vec<String> = logged.iter().map(|s| s.to_string()).collect();
-    let drawn = printed(&logged_lines).and_then(|p| p.seed);
-    let (params, unseeded) = seeded(header, drawn)?;
+    // A game played with no seed (`seed = "omit"`, for front ends that take none) cannot be
+    // given the same game again: the referee draws another.
+    let unseeded = header.params.text("seed") == "omit";
     let time = |secs: f64| std::time::Duration::from_secs_f64(secs.clamp(0.001, 600.0));
     let max_line = header.referee.as_ref().map_or(64 * 1024, |r| r.max_line);
     let setup = crate::referee::MatchSetup {
         game: &crate::games::program::INFO,
-        params,
+        params: header.params.clone(),
         seed: header.seed,
         players,
         timeout: time(header.timeout),
