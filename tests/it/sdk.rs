@@ -308,6 +308,25 @@ fn what_the_referee_disqualified_is_recorded_as_arena_saw_it() {
 }
 
 #[test]
+fn a_bot_that_floods_its_answers_costs_its_opponent_no_time() {
+    // The SDK reads a player's lines only when it waits for one: the flood fills the pipe and
+    // the flooder waits, as under the SDK, while its opponent's answers go through at once.
+    let c = Contest::new();
+    let r = c.one(
+        &[
+            c.script("player.py", "flood 2 200000"),
+            c.script("starter.py", ""),
+        ],
+        "",
+        &["--timeout", "0.5"],
+    );
+    assert_eq!(r["winner"], 1, "{r}");
+    assert_eq!(r["faulted"], 0, "{r}");
+    assert_eq!(r["times"][1]["near"], 0, "{r}");
+    c.assert_nothing_left();
+}
+
+#[test]
 fn arena_holds_the_bots_stderr_processes_and_time() {
     let c = Contest::new();
     let starter = c.script("starter.py", "");

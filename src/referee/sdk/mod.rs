@@ -132,6 +132,7 @@ pub fn play_unsynced(mut setup: MatchSetup) -> impl Future<Output = Result<Playe
             referee_bytes: 0,
             referee_fault: None,
             relay_lost: None,
+            waits: 0,
         };
         for (seat, f) in early {
             table.seat_failed(seat, f);
@@ -303,6 +304,11 @@ struct SeatState {
     last: Last,
     /// Lines it answered beyond the first of a turn, and the first turn it did.
     extra: (u32, Option<u32>),
+    /// What it answered that the referee's pipe did not take yet. The SDK reads a player's
+    /// lines only when it waits for an answer: a bot that writes more meanwhile fills the pipe
+    /// and is then not read either (as under the SDK, where its write blocks), rather than
+    /// holding up the game's loop and every other seat's answers.
+    unsent: Vec<u8>,
     /// How long after asking it the referee went on (asked another seat, or ended) while arena
     /// had seen no answer to its turn: sooner than its allowance, the referee judged a line it
     /// had sent ahead, not its time.
@@ -337,7 +343,25 @@ impl SeatState {
             last: Last::NotAsked,
             extra: (0, None),
             left_after: None,
+            unsent: Vec::new(),
             fault: None,
+        }
+    }
+
+    /// Write what it answered on to the referee, as far as the pipe takes it now.
+    fn pass_on(&mut self) {
+        while !self.unsent.is_empty() {
+            let Some(relay) = self.relay.as_mut() else {
+                self.unsent.clear();
+                return;
+            };
+            match relay.write(&self.unsent).now_or_never() {
+                // Full: the referee reads it when it next waits for this player.
+                None => return,
+                Some(Ok(n)) if n > 0 => drop(self.unsent.drain(..n)),
+                // The referee does not read the player any more: its relay is gone.
+                Some(_) => self.relay = None,
+            }
         }
     }
 
@@ -371,6 +395,8 @@ struct Table<'a> {
     referee_fault: Option<Fault>,
     /// A relay that ended while the referee went on with the game: (seat, turn).
     relay_lost: Option<(Seat, u32)>,
+    /// Waits for the seats' answers so far: each starts with the next seat.
+    waits: usize,
 }
 
 impl Table<'_> {
@@ -407,6 +433,7 @@ impl Table<'_> {
                     _ => program.timeout,
                 };
                 let deadline = quiet_since + allowance;
+                self.waits = self.waits.wrapping_add(1);
                 self.log.waiting();
                 tokio::select! {
                     biased;
@@ -426,9 +453,11 @@ impl Table<'_> {
                             return referee;
                         }
                     }
-                    (seat, event) = next_answer(&mut self.seats) => {
+                    heard = next_answer(&mut self.seats, self.waits) => {
                         quiet_since = Instant::now();
-                        self.answered(seat, event).await;
+                        if let Heard::Answer(seat, event) = heard {
+                            self.answered(seat, event).await;
+                        }
                     }
                     event = referee.next_event(deadline) => match event {
                         Event::Line(line) => {
@@ -604,14 +633,10 @@ impl Table<'_> {
                 state.extra.1.get_or_insert(at);
             }
         }
-        if let Some(relay) = state.relay.as_mut() {
-            let mut bytes = line.into_bytes();
-            bytes.push(b'\n');
-            let wrote = tokio::time::timeout(Duration::from_secs(10), relay.write_all(&bytes));
-            if !matches!(wrote.await, Ok(Ok(()))) {
-                // The referee does not read the player: its relay is gone or stuck.
-                state.relay = None;
-            }
+        if state.relay.is_some() {
+            state.unsent.extend_from_slice(line.as_bytes());
+            state.unsent.push(b'\n');
+            state.pass_on();
         }
     }
 
@@ -868,21 +893,71 @@ fn clip(line: &str) -> String {
     s
 }
 
-/// Wait for the first answer (or failure) of any seat whose bot is still in. Seats frozen
-/// answer nothing; they are waited on all the same, so that a line already in their pipe is
-/// passed on at once.
-async fn next_answer(seats: &mut [SeatState]) -> (Seat, Event) {
+/// What the game's loop heard from the seats.
+enum Heard {
+    /// A seat's bot said something, or failed.
+    Answer(Seat, Event),
+    /// A seat's answers held back are all in the referee's pipe now (or its relay is gone):
+    /// its bot is read again.
+    PassedOn,
+}
+
+/// Wait for the first answer (or failure) of any seat whose bot is still in, and pass on what
+/// seats answered that the referee's pipe had no room for. Seats frozen answer nothing; they are
+/// waited on all the same, so that a line already in their pipe is passed on at once. A seat
+/// with answers held back is not read until they are passed on. The seats are polled from
+/// `first` on, so that a bot that always has a line ready starves no other.
+async fn next_answer(seats: &mut [SeatState], first: usize) -> Heard {
+    use std::task::Poll;
+    use tokio::io::AsyncWrite;
     let far = Instant::now() + Duration::from_secs(24 * 3600);
-    let waits: Vec<_> = Seat::all(seats.len())
-        .zip(seats.iter_mut())
-        .filter(|(_, s)| s.fault.is_none())
-        .filter_map(|(seat, s)| s.conn.as_mut().map(|c| (seat, c)))
-        .map(|(seat, conn)| Box::pin(async move { (seat, conn.next_event(far).await) }))
-        .collect();
-    if waits.is_empty() {
-        return std::future::pending().await;
+    let n = seats.len();
+    let mut waits = Vec::new();
+    let mut held = Vec::new();
+    for (seat, s) in Seat::all(n).zip(seats.iter_mut()) {
+        let SeatState {
+            conn,
+            relay,
+            unsent,
+            fault,
+            ..
+        } = s;
+        match (relay.as_mut(), unsent.is_empty()) {
+            (Some(relay), false) => held.push((relay, unsent)),
+            _ if fault.is_some() => {}
+            _ => {
+                if let Some(conn) = conn.as_mut() {
+                    waits.push(Box::pin(async move { (seat, conn.next_event(far).await) }));
+                }
+            }
+        }
     }
-    futures_util::future::select_all(waits).await.0
+    let k = waits.len();
+    if k > 0 {
+        waits.rotate_left(first % k);
+    }
+    std::future::poll_fn(move |cx| {
+        for (relay, unsent) in held.iter_mut() {
+            loop {
+                match Pin::new(&mut **relay).poll_write(cx, unsent) {
+                    Poll::Ready(Ok(k)) if k > 0 => drop(unsent.drain(..k)),
+                    // The referee does not read the player any more: what is held goes.
+                    Poll::Ready(_) => unsent.clear(),
+                    Poll::Pending => break,
+                }
+                if unsent.is_empty() {
+                    return Poll::Ready(Heard::PassedOn);
+                }
+            }
+        }
+        for wait in waits.iter_mut() {
+            if let Poll::Ready((seat, event)) = wait.as_mut().poll(cx) {
+                return Poll::Ready(Heard::Answer(seat, event));
+            }
+        }
+        Poll::Pending
+    })
+    .await
 }
 
 /// The referee's end: how it ended, once all its stderr is in its file (the verdict quotes

@@ -63,6 +63,9 @@ def main():
                 spin(FOREVER)  # holding our pipes, as a child a bot forks does
                 os._exit(0)
         answer(pick, "\r" if mode == "cr" else "\n")
+        if mode == "flood" and turn == at:
+            sys.stdout.write("0\n" * args[1])  # more than a pipe holds: blocks once full
+            sys.stdout.flush()
 
 
 main()
