@@ -266,6 +266,25 @@ impl Connection {
         }
     }
 
+    /// While the bot is not read (a referee has not taken its last answers yet), what must
+    /// still be watched: its number of processes, where the kernel does not bound it. Pending
+    /// otherwise; its lines and its exit are seen once it is read again.
+    pub async fn watch_limits(&mut self) -> Event {
+        loop {
+            let counts = self
+                .process
+                .as_ref()
+                .is_some_and(|p| p.exit.is_none() && p.counts_processes());
+            if !counts {
+                return std::future::pending().await;
+            }
+            sleep(PROCESS_POLL).await;
+            if let Some(event) = self.over_process_limit() {
+                return event;
+            }
+        }
+    }
+
     /// The line, if it comes within the busy wait's budget (`busy`). Each poll of a line not
     /// there yet yields to the runtime, whose driver then looks for readiness without sleeping.
     async fn line_soon(&mut self) -> Option<Event> {

@@ -922,15 +922,24 @@ async fn next_answer(seats: &mut [SeatState], first: usize) -> Heard {
             fault,
             ..
         } = s;
-        match (relay.as_mut(), unsent.is_empty()) {
-            (Some(relay), false) => held.push((relay, unsent)),
-            _ if fault.is_some() => {}
-            _ => {
-                if let Some(conn) = conn.as_mut() {
-                    waits.push(Box::pin(async move { (seat, conn.next_event(far).await) }));
-                }
-            }
+        if fault.is_some() {
+            continue;
         }
+        let Some(conn) = conn.as_mut() else {
+            continue;
+        };
+        let hold = relay.is_some() && !unsent.is_empty();
+        if hold {
+            held.push((relay, unsent));
+        }
+        waits.push(Box::pin(async move {
+            let event = match hold {
+                // Not read, but its limits still kept.
+                true => conn.watch_limits().await,
+                false => conn.next_event(far).await,
+            };
+            (seat, event)
+        }));
     }
     let k = waits.len();
     if k > 0 {
@@ -938,14 +947,15 @@ async fn next_answer(seats: &mut [SeatState], first: usize) -> Heard {
     }
     std::future::poll_fn(move |cx| {
         for (relay, unsent) in held.iter_mut() {
-            loop {
-                match Pin::new(&mut **relay).poll_write(cx, unsent) {
+            while let Some(writer) = relay.as_mut() {
+                match Pin::new(writer).poll_write(cx, unsent) {
                     Poll::Ready(Ok(k)) if k > 0 => drop(unsent.drain(..k)),
-                    // The referee does not read the player any more: what is held goes.
-                    Poll::Ready(_) => unsent.clear(),
+                    // The referee does not read the player any more: its relay is gone.
+                    Poll::Ready(_) => **relay = None,
                     Poll::Pending => break,
                 }
-                if unsent.is_empty() {
+                if unsent.is_empty() || relay.is_none() {
+                    unsent.clear();
                     return Poll::Ready(Heard::PassedOn);
                 }
             }
