@@ -213,10 +213,7 @@ async fn replay_sdk(
         )));
     };
     let again = crate::referee::sdk::recorded::replay(header, entries, program).await?;
-    let differs = match again.unseeded {
-        true => again.differs.map(|m| seedless(header, m)),
-        false => again.differs,
-    };
+    let differs = again.differs.map(|m| seedless(header, m));
     judged(names, &logged, &again.record.verdict, differs, "game")
 }
 

@@ -168,8 +168,6 @@ pub fn run(path: &Path) -> i32 {
 pub struct Replayed {
     pub record: crate::referee::GameRecord,
     pub differs: Option<String>,
-    /// The game was played with seed=omit: it could not be given the same game again.
-    pub unseeded: bool,
 }
 
 /// Run `program` again on the game a log records, its seats played by recorded players, in a
@@ -203,19 +201,6 @@ pub async fn replay(
             bot,
         });
     }
-    let logged: Vec<&str> = entries
-        .iter()
-        .filter_map(|(_, e)| match e {
-            Entry::FromReferee { referee, .. } => Some(referee.as_ref()),
-            _ => None,
-        })
-        .collect();
-    let n = header.players.len();
-    let printed = |lines: &[String]| super::scores::read(lines, n).ok();
-    let logged_lines: Vec<String> = logged.iter().map(|s| s.to_string()).collect();
-    // A game played with no seed (`seed = "omit"`, for front ends that take none) cannot be
-    // given the same game again: the referee draws another.
-    let unseeded = header.params.text("seed") == "omit";
     let time = |secs: f64| std::time::Duration::from_secs_f64(secs.clamp(0.001, 600.0));
     let max_line = header.referee.as_ref().map_or(64 * 1024, |r| r.max_line);
     let setup = crate::referee::MatchSetup {
@@ -237,15 +222,23 @@ pub async fn replay(
         tap: None,
     };
     let record = super::play_unsynced(setup).await?.durable().await?;
+    let logged: Vec<&str> = entries
+        .iter()
+        .filter_map(|(_, e)| match e {
+            Entry::FromReferee { referee, .. } => Some(referee.as_ref()),
+            _ => None,
+        })
+        .collect();
     let again = std::fs::read_to_string(dir.path().join("game.jsonl")).unwrap_or_default();
     let now: Vec<String> = again
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter_map(|v| v["referee"].as_str().map(String::from))
         .collect();
-    let scores = |lines: &[String]| printed(lines).map(|p| p.scores);
+    let n = header.players.len();
+    let scores = |lines: Vec<String>| super::scores::read(&lines, n).ok().map(|p| p.scores);
     let mut differs = None;
-    if scores(&logged_lines) != scores(&now) {
+    if scores(logged.iter().map(|s| s.to_string()).collect()) != scores(now.clone()) {
         differs = Some(format!(
             "the referee now prints {:?} where the log has {:?}",
             now, logged
@@ -267,9 +260,5 @@ pub async fn replay(
             break;
         }
     }
-    Ok(Replayed {
-        record,
-        differs,
-        unseeded,
-    })
+    Ok(Replayed { record, differs })
 }

@@ -216,7 +216,7 @@ pub fn poll_receive(
 ) -> std::task::Poll<std::io::Result<Handed>> {
     use std::task::{Poll, ready};
     use tokio::io::Interest;
-    let (kind, mut fds) = loop {
+    let (kind, fds) = loop {
         ready!(stream.poll_read_ready(cx))?;
         match stream.try_io(Interest::READABLE, || receive_fds(stream.as_raw_fd())) {
             Ok(got) => break got,
@@ -225,22 +225,25 @@ pub fn poll_receive(
             Err(e) => return Poll::Ready(Err(e)),
         }
     };
-    Poll::Ready(match (kind, fds.len()) {
+    Poll::Ready(handed(kind, fds))
+}
+
+/// What the relay's first message, its kind and descriptors, hands over.
+fn handed(kind: u8, mut fds: Vec<OwnedFd>) -> std::io::Result<Handed> {
+    match (kind, fds.len()) {
         (COPY, 0) => Ok(Handed::Copy),
         (PIPES, 2) => {
             let output = fds.pop().expect("two");
             let input = fds.pop().expect("two");
-            tokio::net::unix::pipe::Receiver::from_owned_fd(input).and_then(|input| {
-                Ok(Handed::Pipes(
-                    input,
-                    tokio::net::unix::pipe::Sender::from_owned_fd(output)?,
-                ))
-            })
+            Ok(Handed::Pipes(
+                tokio::net::unix::pipe::Receiver::from_owned_fd(input)?,
+                tokio::net::unix::pipe::Sender::from_owned_fd(output)?,
+            ))
         }
         (k, n) => Err(std::io::Error::other(format!(
             "the relay said {k} with {n} descriptors"
         ))),
-    })
+    }
 }
 
 /// Where a game's relays meet arena: a private folder whose path has no space (the SDK splits
