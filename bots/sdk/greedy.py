@@ -20,9 +20,10 @@ def main():
         values = list(map(int, gems.split()))
         mine = int(scores.split()[me])
         pick = max(range(len(values)), key=lambda i: (values[i], -i))
-        print(pick, flush=True)
-        # stderr is for debugging; the SDK keeps it in the log's `errors` (4 KB a turn at most).
+        # stderr is for debugging; arena's viewer shows what came before an answer at that
+        # turn (the SDK keeps it in its log's `errors`, 4 KB a turn at most).
         print(f"score {mine}, taking gem {pick} worth {values[pick]}", file=sys.stderr, flush=True)
+        print(pick, flush=True)
 
 
 main()

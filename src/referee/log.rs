@@ -164,6 +164,14 @@ pub enum Entry<'a> {
         exit: usize,
         status: Cow<'a, str>,
     },
+    /// How far into its stderr file (`seat{N}.stderr`) a seat's bot had written by the entry
+    /// that follows (its answer, or its failure): what it wrote since its last mark is shown at
+    /// that move. Written only for a bot that writes to stderr; absent from older logs.
+    Stderr {
+        t: u64,
+        stderr: usize,
+        upto: u64,
+    },
     /// A line arena wrote to the referee program.
     ToReferee {
         t: u64,
@@ -214,6 +222,8 @@ struct Keys<'a> {
     exit: Option<usize>,
     #[serde(borrow)]
     status: Option<Text<'a>>,
+    stderr: Option<usize>,
+    upto: Option<u64>,
     #[serde(borrow)]
     to_referee: Option<Text<'a>>,
     #[serde(borrow)]
@@ -316,6 +326,12 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entry<'a> {
                 exit,
                 status: status.0,
             },
+            Keys {
+                t: Some(t),
+                stderr: Some(stderr),
+                upto: Some(upto),
+                ..
+            } => Entry::Stderr { t, stderr, upto },
             k => return referee_entry(k).ok_or_else(|| {
                 serde::de::Error::custom(
                     "not a log entry: no header, message, fault, exit or result keys",
@@ -605,6 +621,16 @@ impl GameLog {
         t
     }
 
+    /// How far into its stderr file a seat's bot had written, before its answer or failure.
+    pub fn stderr(&mut self, seat: Seat, upto: u64) {
+        let t = self.micros();
+        self.write(&Entry::Stderr {
+            t,
+            stderr: seat.index(),
+            upto,
+        });
+    }
+
     pub fn exit(&mut self, seat: Seat, status: &str) {
         let t = self.micros();
         self.write(&Entry::Exit {
@@ -786,7 +812,8 @@ pub fn parse_entry<'a>(path: &Path, n: usize, line: &'a str, players: usize) -> 
         Entry::Sent { to: s, .. }
         | Entry::Received { from: s, .. }
         | Entry::Fault { fault: s, .. }
-        | Entry::Exit { exit: s, .. } => Some(*s),
+        | Entry::Exit { exit: s, .. }
+        | Entry::Stderr { stderr: s, .. } => Some(*s),
         _ => None,
     };
     match seat.filter(|&s| s >= players) {
@@ -967,6 +994,11 @@ mod tests {
                 t: 5,
                 exit: 0,
                 status: line("exited with status 0"),
+            },
+            Entry::Stderr {
+                t: 5,
+                stderr: 1,
+                upto: 4096,
             },
             Entry::ToReferee {
                 t: 6,

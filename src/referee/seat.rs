@@ -41,6 +41,14 @@ impl SeatState {
     pub(super) fn next_move(&self) -> u32 {
         self.moves - self.greetings + 1
     }
+
+    /// How far its bot's stderr reaches by now, if further than at its last mark.
+    pub(super) fn stderr_mark(&mut self) -> Option<u64> {
+        match &mut self.io {
+            SeatIo::Remote { conn, .. } => conn.stderr_mark(),
+            _ => None,
+        }
+    }
 }
 
 /// A seat ready to play, with the bot's fault if it failed to start; an error when arena could

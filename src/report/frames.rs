@@ -17,6 +17,7 @@ use crate::referee::Judge;
 use crate::referee::log::{Entry, Header, Recorded, Started, apply};
 use crate::referee::stderr_path;
 
+use super::said::SaidByFrame;
 use super::turns::Turns;
 
 /// The most of a bot's stderr the report carries per game; the file beside the log has it all.
@@ -37,13 +38,15 @@ pub struct Frame {
 pub struct GameView {
     pub frames: Vec<Frame>,
     /// The end of each seat's stderr.
-    /// Each seat's.
     pub stderr: Vec<String>,
     /// The end of a referee program's stderr, for a game one played.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub referee_stderr: Option<String>,
     /// Who failed and how (`FrameMaker::failures`), for the header.
     pub failures: Vec<String>,
+    /// What each seat wrote to stderr, by frame and seat (`FrameMaker::said`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub said: BTreeMap<usize, BTreeMap<usize, String>>,
     /// Notes known only once the game is over, by frame (`FrameMaker::late_notes`).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub late_notes: BTreeMap<usize, Vec<String>>,
@@ -100,6 +103,7 @@ pub struct FrameMaker {
     last: Frame,
     referee: bool,
     how: How,
+    said: SaidByFrame,
 }
 
 /// How the frames are made.
@@ -129,6 +133,7 @@ impl FrameMaker {
         let referee = header.referee.is_some();
         if super::turns::is_sdk(header) {
             return Ok(FrameMaker {
+                said: SaidByFrame::new(names.len()),
                 names,
                 last: Turns::start(),
                 referee,
@@ -142,6 +147,7 @@ impl FrameMaker {
             ms: 0,
         };
         Ok(FrameMaker {
+            said: SaidByFrame::new(names.len()),
             names,
             last,
             referee,
@@ -181,16 +187,24 @@ impl FrameMaker {
     /// Take the log's next entry; returns the frames it makes (most make none, a judged game's
     /// at most one).
     pub fn entry(&mut self, entry: &Entry) -> &[Frame] {
-        let judged = match &mut self.how {
-            How::Judged(judged) => judged,
-            How::Turns(turns) => return turns.entry(entry),
+        if let Entry::Stderr { stderr, upto, .. } = entry {
+            self.said.mark(*stderr, *upto);
+            return &[];
+        }
+        let made = match &mut self.how {
+            How::Turns(turns) => turns.entry(entry).len(),
+            How::Judged(judged) => match judged.entry(&self.names, &self.last, entry) {
+                Some(frame) => {
+                    self.last = frame;
+                    1
+                }
+                None => 0,
+            },
         };
-        match judged.entry(&self.names, &self.last, entry) {
-            Some(frame) => {
-                self.last = frame;
-                std::slice::from_ref(&self.last)
-            }
-            None => &[],
+        self.said.made(made);
+        match &self.how {
+            How::Turns(turns) => turns.made(),
+            How::Judged(_) => std::slice::from_ref(&self.last).get(..made).unwrap_or(&[]),
         }
     }
 
@@ -199,8 +213,22 @@ impl FrameMaker {
     pub fn end(&mut self) -> &[Frame] {
         match &mut self.how {
             How::Judged(_) => &[],
-            How::Turns(turns) => turns.end(),
+            How::Turns(turns) => {
+                let made = turns.end().len();
+                self.said.made(made);
+                turns.made()
+            }
         }
+    }
+
+    /// What each seat wrote to stderr, by frame and seat (`SaidByFrame::read`); asked once the
+    /// log has been read to its end.
+    pub fn said(
+        &self,
+        log: &Path,
+        has_stderr: impl Fn(&Path) -> bool,
+    ) -> BTreeMap<usize, BTreeMap<usize, String>> {
+        self.said.read(log, has_stderr)
     }
 
     /// What the frames get only once the game is over, by frame: an SDK referee's summaries,
@@ -319,6 +347,7 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
         frames,
         stderr,
         referee_stderr,
+        said: maker.said(log, &has_stderr),
         failures: maker.failures(),
         late_notes,
         sdk_log,

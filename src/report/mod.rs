@@ -24,6 +24,7 @@ pub mod html;
 pub mod live;
 pub mod logs;
 pub mod pack;
+mod said;
 pub mod times;
 mod turns;
 

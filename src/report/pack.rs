@@ -135,6 +135,11 @@ impl Packer {
             json.extend_from_slice(b",\"late_notes\":");
             serde_json::to_writer(&mut json, &late_notes).expect("notes serialise");
         }
+        let said = maker.said(&self.log, &has_stderr);
+        if !said.is_empty() {
+            json.extend_from_slice(b",\"said\":");
+            serde_json::to_writer(&mut json, &said).expect("strings serialise");
+        }
         if sdk_log {
             json.extend_from_slice(b",\"sdk_log\":true");
         }

@@ -264,6 +264,15 @@ command = "builtin:random"
         "{}",
         b.text("#v-caption")
     );
+    // Its last words are shown at the move it failed at too, under that move's caption.
+    assert!(
+        b.text("#v-said pre[data-seat='0']")
+            .contains("out of ideas"),
+        "{}",
+        b.text("#v-said")
+    );
+    b.click("#v-first");
+    assert_eq!(b.count("#v-said pre"), 0, "stderr at the start");
     // With a game open in the viewer, the page still fits 1280 px.
     let widths = b.script(sideways);
     assert!(
@@ -470,6 +479,62 @@ fn a_roshambo_round_is_one_frame_that_quotes_both_throws() {
             );
         }
     }
+}
+
+/// What a bot writes to stderr is shown at the move it wrote it before: its answer's frame,
+/// and what it writes after its last answer at the last frame; the run's page and `arena
+/// report` agree.
+#[test]
+fn a_bots_stderr_is_shown_at_the_move_it_came_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("thinker.py");
+    std::fs::write(
+        &bot,
+        "import sys
+for _ in range(3): sys.stdin.readline()
+for n in range(1, 7):
+    \
+         if n != 4: print(f'thinking about round {n}', file=sys.stderr, flush=True)
+    \
+         print('PAPER', flush=True)
+    sys.stdin.readline()
+\
+         print('bye', file=sys.stderr, flush=True)
+",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let command = format!("python3 {}", bot.display());
+    arena()
+        .args(["duel", "builtin:random", &command, "--game", "roshambo"])
+        .args(["-a", "rounds=6", "--seed", "2", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let log = game_log(&out, 1);
+    let view = arena::report::frames::game_view(&log, |p| p.exists()).unwrap();
+    assert_eq!(view.frames.len(), 7, "the start and a frame a round");
+    for round in 1..=6usize {
+        let said = view.said.get(&round).and_then(|s| s.get(&1)).cloned();
+        let expected = match round {
+            4 => None,
+            6 => Some("thinking about round 6\nbye\n".to_string()),
+            n => Some(format!("thinking about round {n}\n")),
+        };
+        assert_eq!(said, expected, "round {round}: {:?}", view.said);
+    }
+    assert!(!view.said.contains_key(&0), "nothing at the start");
+    assert!(
+        view.said.values().all(|s| !s.contains_key(&0)),
+        "the built-in bot says nothing"
+    );
+    // The page's packed game carries the same, as the run drew it and as `arena report` does.
+    let (_, packed) = page_data(&out.join("report.html"));
+    let packed_view = unpack(&packed[0]);
+    assert_eq!(packed_view["said"]["2"]["1"], "thinking about round 2\n");
+    std::fs::rename(out.join("report.html"), dir.path().join("first.html")).unwrap();
+    arena().arg("report").arg(&out).assert().success();
+    assert_eq!(page_data(&out.join("report.html")).1, packed);
 }
 
 /// Long games are packed while they are played (`report::live`), short ones when the run ends,
@@ -762,13 +827,31 @@ command = "python3 {player} invalid 2"
         b.text("#v-caption")
     );
 
-    // Step to the end with the keys, gathering what each turn's notes and caption said.
+    // Step to the end with the keys, gathering what each turn's notes and caption said, and
+    // what the greedy bot wrote to stderr at its turns.
+    let greedy = data["games"][0][2]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|b| data["bots"][b.as_u64().unwrap() as usize] == "greedy")
+        .unwrap();
     let mut notes = Vec::new();
     let mut captions = Vec::new();
+    let mut greedy_said = Vec::new();
     while b.enabled("#v-next") {
         b.press(browser::ARROW_RIGHT);
         notes.push(b.text("#v-notes"));
         captions.push(b.text("#v-caption"));
+        let row = cells("#v-board table.rounds tr.current td");
+        if row
+            .get(1)
+            .is_some_and(|s| s.ends_with(&format!("(seat {greedy})")))
+            && !row[0].is_empty()
+        {
+            let answer = row[3].clone();
+            let words = b.text(&format!("#v-said pre[data-seat='{greedy}']"));
+            greedy_said.push((answer, words));
+        }
         if notes.last().unwrap().contains("invalid action") {
             b.screenshot(&artifact("tournament-sdk-summary.png"));
         }
@@ -792,6 +875,16 @@ command = "python3 {player} invalid 2"
         b.attr("#v-board table.rounds", "data-rows").unwrap(),
         turns.to_string()
     );
+    // Each of its turns shows the words it wrote before that turn's answer.
+    assert!(!greedy_said.is_empty());
+    for (answer, words) in &greedy_said {
+        assert!(
+            words.starts_with("score ")
+                && words.contains(&format!(", taking gem {answer} worth "))
+                && words.trim_end().lines().count() == 1,
+            "greedy answered {answer} and said {words:?}"
+        );
+    }
     let stderr =
         b.text("#v-err-0") + &b.text("#v-err-1") + &b.text("#v-err-2") + &b.text("#v-err-3");
     assert!(stderr.contains("taking gem"), "greedy's stderr: {stderr}");

@@ -1,7 +1,14 @@
-//! A bot's stderr, captured whole to its file in batches, with its end kept for messages.
+//! A bot's stderr, captured whole to its file in batches, with its end kept for messages, and
+//! how much of it the bot had written by each of its answers.
 
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll, ready};
 use std::time::Duration;
+
+use tokio::io::{AsyncRead, ReadBuf};
 
 use tokio::net::unix::pipe;
 use tokio::task::JoinHandle;
@@ -20,20 +27,41 @@ pub struct Capture {
     cut: Option<tokio::sync::oneshot::Sender<()>>,
     /// How long a copy held open (by a process that escaped the bot's group) is waited for.
     grace: Duration,
+    /// The pipe, shared with the copy, and how much of it the file holds.
+    said: Option<Arc<Said>>,
+    /// What `mark` last gave, and the most the file keeps.
+    marked: u64,
+    cap: u64,
+}
+
+/// A bot's stderr pipe, read by its capture's copy and looked at by its game, which asks at each
+/// answer how much the bot had said by then: the report shows what a bot wrote at the move it
+/// wrote it (CodinGame's viewer shows each turn's stderr).
+struct Said {
+    rx: pipe::Receiver,
+    /// Bytes the copy has taken for the file.
+    kept: AtomicU64,
 }
 
 impl Capture {
     pub(super) fn start(rx: pipe::Receiver, path: &Path, limits: IoLimits) -> Capture {
         let (cut, cut_off) = tokio::sync::oneshot::channel();
+        let said = Arc::new(Said {
+            rx,
+            kept: AtomicU64::new(0),
+        });
         Capture {
             task: Some(tokio::spawn(capture(
-                rx,
+                said.clone(),
                 path.to_path_buf(),
                 limits,
                 cut_off,
             ))),
             cut: Some(cut),
             grace: limits.grace,
+            said: Some(said),
+            marked: 0,
+            cap: limits.stderr_cap,
         }
     }
 
@@ -42,7 +70,31 @@ impl Capture {
             task: None,
             cut: None,
             grace: Duration::ZERO,
+            said: None,
+            marked: 0,
+            cap: 0,
         }
+    }
+
+    /// How far into its capture file the bot's stderr reaches by now, if further than the last
+    /// time asked: what the copy took, and what waits in the pipe, which the bot wrote before
+    /// anything arena reads from it now. Asking the pipe is a system call, made only for a bot
+    /// that has written something; a silent bot's first words can be counted at its next
+    /// answer, when the game read this one before arena's event loop saw them arrive.
+    pub fn mark(&mut self) -> Option<u64> {
+        let said = self.said.as_ref()?;
+        let kept = said.kept.load(Ordering::Relaxed);
+        let ask = || rustix::io::ioctl_fionread(&said.rx).map_err(std::io::Error::from);
+        // `try_io` asks only if tokio has seen the pipe become readable: no system call.
+        let waiting = match kept {
+            0 => said.rx.try_io(ask),
+            _ => ask(),
+        };
+        let upto = waiting.map_or(kept, |w| (kept + w).min(self.cap));
+        (upto > self.marked).then(|| {
+            self.marked = upto;
+            upto
+        })
     }
 
     /// Whether all of it is in the file.
@@ -138,7 +190,7 @@ impl CaptureFile {
 /// (docs/design.md, Memory).
 #[allow(clippy::manual_async_fn, reason = "an async fn holds its arguments twice")]
 fn capture(
-    mut rx: pipe::Receiver,
+    said: Arc<Said>,
     path: PathBuf,
     limits: IoLimits,
     mut cut_off: tokio::sync::oneshot::Receiver<()>,
@@ -150,6 +202,7 @@ fn capture(
             failed: false,
             pending: Vec::new(),
         };
+        let mut reading = Reading(&said.rx);
         let mut kept = 0u64;
         let mut dropped = 0u64;
         let mut listening = true;
@@ -176,7 +229,7 @@ fn capture(
                     out.write_out().await;
                     continue;
                 }
-                read = read_chunk(&mut rx) => read,
+                read = read_chunk(&mut reading) => read,
             };
             let buf = match read {
                 Ok(chunk) if !chunk.is_empty() => chunk,
@@ -189,6 +242,7 @@ fn capture(
                 out.pending.extend_from_slice(&buf[..keep]);
             }
             kept += keep as u64;
+            said.kept.store(kept, Ordering::Relaxed);
             dropped += (n - keep) as u64;
             if out.pending.len() >= CAPTURE_BATCH {
                 due = None;
@@ -205,6 +259,29 @@ fn capture(
         }
         if due.is_some() || !out.pending.is_empty() {
             out.write_out().await;
+        }
+    }
+}
+
+/// The shared pipe, read as `AsyncRead` (tokio reads a pipe so only through `&mut`).
+struct Reading<'a>(&'a pipe::Receiver);
+
+impl AsyncRead for Reading<'_> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        loop {
+            ready!(self.0.poll_read_ready(cx))?;
+            match self.0.try_read(buf.initialize_unfilled()) {
+                Ok(n) => {
+                    buf.advance(n);
+                    return Poll::Ready(Ok(()));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+                Err(e) => return Poll::Ready(Err(e)),
+            }
         }
     }
 }

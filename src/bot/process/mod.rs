@@ -345,6 +345,12 @@ impl Connection {
         Some(Event::Exited(Exit::ProcessLimit, how))
     }
 
+    /// How far into its stderr file the bot's words reach by now, if further than when last
+    /// asked (`Capture::mark`): the game logs it beside each answer.
+    pub fn stderr_mark(&mut self) -> Option<u64> {
+        self.process.as_mut()?.capture.mark()
+    }
+
     /// Whether the bot's process is known to have ended.
     pub fn ended(&self) -> bool {
         self.process.as_ref().is_some_and(|p| p.exit.is_some())

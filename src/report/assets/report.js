@@ -292,6 +292,7 @@ async function openGame(id) {
   $("v-board").textContent = "";
   $("v-notes").textContent = "";
   $("v-stderr").textContent = "";
+  $("v-said").textContent = "";
   const i = D.games.findIndex((g) => g[0] === id);
   if (i < 0) { $("v-title").textContent = `There is no game ${id} in this report.`; $("v-caption").textContent = ""; return; }
   const g = D.games[i];
@@ -313,7 +314,7 @@ async function openGame(id) {
     return;
   }
   if (ticket !== opening) return;
-  V.view = view; V.viewIndex = 0;
+  V.view = view; V.viewIndex = 0; V.names = names;
   // An SDK referee's own log, beside arena's (logs/game-N.sdk.json for logs/game-N.jsonl).
   if (view.sdk_log) {
     const href = g[7].replace(/\.jsonl$/, "") + ".sdk.json";
@@ -363,6 +364,17 @@ function show(k) {
   // Notes known only once the game was over (an SDK referee's summaries) join the frame's own.
   const late = (V.view.late_notes && V.view.late_notes[V.frame]) || [];
   notes.innerHTML = f.picture.notes.concat(late).map((n) => `<li>${esc(n)}</li>`).join("");
+  // What each bot wrote to stderr by this frame since the one before, as CodinGame shows it.
+  const said = $("v-said");
+  said.textContent = "";
+  const words = (V.view.said && V.view.said[V.frame]) || {};
+  for (const [s, text] of Object.entries(words)) {
+    const h = el("h4", {});
+    h.textContent = `stderr of ${V.names[s]} (seat ${s}) at this move`;
+    const pre = el("pre", { class: "said", "data-seat": s });
+    pre.textContent = text;
+    said.append(h, pre);
+  }
   const board = $("v-board");
   board.textContent = "";
   const b = f.picture.board;
