@@ -851,6 +851,9 @@ command = "python3 {player} invalid 2"
             let answer = row[3].clone();
             let words = b.text(&format!("#v-said pre[data-seat='{greedy}']"));
             greedy_said.push((answer, words));
+            if greedy_said.len() == 2 {
+                b.screenshot(&artifact("tournament-sdk-stderr.png"));
+            }
         }
         if notes.last().unwrap().contains("invalid action") {
             b.screenshot(&artifact("tournament-sdk-summary.png"));
