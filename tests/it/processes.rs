@@ -14,7 +14,6 @@
 //! them lives.
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
@@ -98,46 +97,6 @@ fn hostile(script: &str, args: &str) -> String {
         "/usr/bin/python3 {}/tests/bots/hostile/{script} {args}",
         env!("CARGO_MANIFEST_DIR")
     )
-}
-
-/// A temporary folder anyone can write in (for arena run as `nobody`).
-fn open_tempdir() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
-    dir
-}
-
-/// Whether arena can be run as `nobody` here, which needs root (`require_root`): a machine
-/// where it cannot is a failure of the test, never a pass.
-fn nobody_possible() -> bool {
-    require_root();
-    let ok = std::process::Command::new("setpriv")
-        .args([
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-            "/usr/bin/python3",
-            "-c",
-            "",
-        ])
-        .status()
-        .is_ok_and(|s| s.success());
-    let readable = std::process::Command::new("setpriv")
-        .args([
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-            "test",
-            "-r",
-        ])
-        .arg(arena_bin())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok && readable,
-        "setpriv, /usr/bin/python3 or the arena binary is unusable as nobody"
-    );
-    true
 }
 
 fn std_arena() -> std::process::Command {

@@ -326,6 +326,64 @@ fn a_bot_that_floods_its_answers_costs_its_opponent_no_time() {
     c.assert_nothing_left();
 }
 
+/// A bot whose answers the referee has not taken yet is not read (its flood waits in the pipe,
+/// as under the SDK), but it is still held to its process limit where arena counts processes
+/// itself (no pids controller and no user namespace: a user's account): floodfork.py's child
+/// forks 20 processes once the flood has filled the pipe. arena runs as nobody under root
+/// (root's bots are in cgroups, which the kernel counts), else as the user. `ponder` lets the
+/// held bot run while its opponent thinks, so that its child forks at once.
+#[test]
+fn a_bot_held_back_is_still_held_to_its_process_limit_where_arena_counts_them() {
+    let nobody = is_root() && nobody_possible();
+    let c = Contest::new();
+    std::fs::set_permissions(
+        c.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    let spec = c.path().join("held.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"held\"\nformat = \"round-robin\"\ngames_per_pairing = 1\nseed = 3\n\
+             ponder = true\n\n[referee]\ncommand = \"{referee}\"\nprotocol = \"sdk\"\n\n\
+             [[bot]]\nname = \"flooder\"\ncommand = \"{flooder}\"\n[bot.limits]\nprocesses = 10\n\n\
+             [[bot]]\nname = \"slow\"\ncommand = \"{slow}\"\n",
+            referee = c.referee("--turn-ms 2000"),
+            flooder = c.script("player.py", "floodfork 1 20"),
+            slow = c.script("player.py", "slow 300"),
+        ),
+    )
+    .unwrap();
+    let output = arena_as(nobody)
+        .env("TMPDIR", c.path())
+        .env("ARENA_TEST_NO_USER_NAMESPACES", "1")
+        .arg("run")
+        .arg(&spec)
+        .arg("--out")
+        .arg(c.out())
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_ok(&output);
+    assert!(
+        stderr.contains("processes is not held by the kernel here"),
+        "arena did not count the bot's processes itself, so this tests nothing: {stderr}"
+    );
+    let faults: Vec<String> = log_entries(&game_log(&c.out(), 1))
+        .iter()
+        .filter_map(|e| e["detail"].as_str().map(String::from))
+        .collect();
+    assert!(
+        faults
+            .iter()
+            .any(|d| d.contains("ran more processes than its limit of 10")),
+        "{faults:?}"
+    );
+    c.assert_nothing_left();
+}
+
 #[test]
 fn arena_holds_the_bots_stderr_processes_and_time() {
     let c = Contest::new();

@@ -62,9 +62,24 @@ def main():
             if mode == "fork" and os.fork() == 0:
                 spin(FOREVER)  # holding our pipes, as a child a bot forks does
                 os._exit(0)
+            if mode == "floodfork" and os.fork() == 0:
+                time.sleep(0.2)  # past the flood below: arena no longer reads the bot then
+                for _ in range(args[1]):
+                    if os.fork() == 0:
+                        time.sleep(FOREVER)
+                        os._exit(0)
+                time.sleep(FOREVER)
+                os._exit(0)
+        if mode == "slow":
+            time.sleep(args[0] / 1000)
         answer(pick, "\r" if mode == "cr" else "\n")
         if mode == "flood" and turn == at:
             sys.stdout.write("0\n" * args[1])  # more than a pipe holds: blocks once full
+            sys.stdout.flush()
+        if mode == "floodfork" and turn == at:
+            # Long lines: the referee's pipe is full within a few of them, so that arena holds
+            # the bot back before its child forks.
+            sys.stdout.write(("0" + " " * 998 + "\n") * 2000)
             sys.stdout.flush()
 
 

@@ -154,6 +154,50 @@ pub fn require_root() {
     );
 }
 
+/// A temporary folder anyone can write in (for arena run as `nobody`).
+pub fn open_tempdir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    dir
+}
+
+/// Whether arena can be run as `nobody` here, which needs root (`require_root`): a machine
+/// where it cannot is a failure of the test, never a pass.
+pub fn nobody_possible() -> bool {
+    require_root();
+    let ok = std::process::Command::new("setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "/usr/bin/python3",
+            "-c",
+            "",
+        ])
+        .status()
+        .is_ok_and(|s| s.success());
+    let readable = std::process::Command::new("setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "test",
+            "-r",
+        ])
+        .arg(arena_bin())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok && readable,
+        "setpriv, /usr/bin/python3 or the arena binary is unusable as nobody"
+    );
+    true
+}
+
 /// What an arena from before settings were kept wrote as run.json: no settings, for the
 /// tournament or its bots.
 pub fn as_before_settings(out: &Path) {
