@@ -45,6 +45,11 @@ pub struct Header {
     /// The referee program that played the game, for a game of `referee`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub referee: Option<RefereeInfo>,
+    /// The log marks how far each bot's stderr reached by its answers (`Entry::Stderr`): the
+    /// report then shows a bot's words by move. Absent from older logs, whose stderr is shown
+    /// whole only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stderr_marks: bool,
 }
 
 /// A referee program as a log records it: enough to start it again for `arena replay`.
@@ -334,7 +339,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entry<'a> {
             } => Entry::Stderr { t, stderr, upto },
             k => return referee_entry(k).ok_or_else(|| {
                 serde::de::Error::custom(
-                    "not a log entry: no header, message, fault, exit or result keys",
+                    "not a log entry: no header, message, fault, exit, stderr or result keys",
                 )
             }),
         })
@@ -621,8 +626,12 @@ impl GameLog {
         t
     }
 
-    /// How far into its stderr file a seat's bot had written, before its answer or failure.
-    pub fn stderr(&mut self, seat: Seat, upto: u64) {
+    /// How far into its stderr file a seat's bot had written, before its answer or failure, if
+    /// further than at its last mark (`Connection::stderr_mark`).
+    pub fn stderr(&mut self, seat: Seat, upto: Option<u64>) {
+        let Some(upto) = upto else {
+            return;
+        };
         let t = self.micros();
         self.write(&Entry::Stderr {
             t,
@@ -946,6 +955,7 @@ mod tests {
             arena: String::new(),
             opening: None,
             referee: None,
+            stderr_marks: true,
         }
     }
 

@@ -25,6 +25,7 @@ pub(super) fn header(setup: &MatchSetup) -> Header {
         timeout: setup.timeout.as_secs_f64(),
         startup_timeout: setup.startup_timeout.as_secs_f64(),
         arena: env!("CARGO_PKG_VERSION").to_string(),
+        stderr_marks: true,
         opening: setup.opening.clone(),
         referee: setup.referee.as_ref().map(|r| RefereeInfo {
             command: r.bot.label.clone(),

@@ -128,9 +128,8 @@ impl<'a> Table<'a> {
 
     /// Log what a seat said (or how it failed) and hand it to the judge.
     fn take_line(&mut self, seat: Seat, heard: std::result::Result<String, Fault>) {
-        if let Some(upto) = self.seats[seat].stderr_mark() {
-            self.wire.log.stderr(seat, upto);
-        }
+        let upto = self.seats[seat].stderr_mark();
+        self.wire.log.stderr(seat, upto);
         let out = &mut self.out;
         match heard {
             Ok(line) => {

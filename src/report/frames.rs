@@ -17,7 +17,7 @@ use crate::referee::Judge;
 use crate::referee::log::{Entry, Header, Recorded, Started, apply};
 use crate::referee::stderr_path;
 
-use super::said::SaidByFrame;
+use super::stderr_frames::{StderrByFrame, read_at};
 use super::turns::Turns;
 
 /// The most of a bot's stderr the report carries per game; the file beside the log has it all.
@@ -44,9 +44,9 @@ pub struct GameView {
     pub referee_stderr: Option<String>,
     /// Who failed and how (`FrameMaker::failures`), for the header.
     pub failures: Vec<String>,
-    /// What each seat wrote to stderr, by frame and seat (`FrameMaker::said`).
+    /// What each seat wrote to stderr, by frame and seat (`FrameMaker::stderr_by_frame`).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub said: BTreeMap<usize, BTreeMap<usize, String>>,
+    pub frame_stderr: BTreeMap<usize, BTreeMap<usize, String>>,
     /// Notes known only once the game is over, by frame (`FrameMaker::late_notes`).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub late_notes: BTreeMap<usize, Vec<String>>,
@@ -69,14 +69,10 @@ pub(super) fn quote(line: &str) -> String {
 /// The end of a stderr capture in a results folder's `logs`, at most `STDERR_TAIL` bytes,
 /// saying what was left out. Never read through a link: the page may be published.
 fn stderr_tail(path: &Path) -> String {
-    use std::io::{Read, Seek, SeekFrom};
     let tail = |mut file: std::fs::File| -> std::io::Result<(u64, Vec<u8>)> {
         let len = file.metadata()?.len();
         let skipped = len.saturating_sub(STDERR_TAIL as u64);
-        file.seek(SeekFrom::Start(skipped))?;
-        let mut bytes = Vec::new();
-        file.take(STDERR_TAIL as u64).read_to_end(&mut bytes)?;
-        Ok((skipped, bytes))
+        Ok((skipped, read_at(&mut file, skipped, STDERR_TAIL as u64)?))
     };
     let Ok((skipped, bytes)) = crate::files::open_log_file(path).and_then(tail) else {
         return String::new();
@@ -103,7 +99,7 @@ pub struct FrameMaker {
     last: Frame,
     referee: bool,
     how: How,
-    said: SaidByFrame,
+    by_frame: StderrByFrame,
 }
 
 /// How the frames are made.
@@ -133,7 +129,7 @@ impl FrameMaker {
         let referee = header.referee.is_some();
         if super::turns::is_sdk(header) {
             return Ok(FrameMaker {
-                said: SaidByFrame::new(names.len()),
+                by_frame: StderrByFrame::new(names.len(), header.stderr_marks),
                 names,
                 last: Turns::start(),
                 referee,
@@ -147,7 +143,7 @@ impl FrameMaker {
             ms: 0,
         };
         Ok(FrameMaker {
-            said: SaidByFrame::new(names.len()),
+            by_frame: StderrByFrame::new(names.len(), header.stderr_marks),
             names,
             last,
             referee,
@@ -188,23 +184,24 @@ impl FrameMaker {
     /// at most one).
     pub fn entry(&mut self, entry: &Entry) -> &[Frame] {
         if let Entry::Stderr { stderr, upto, .. } = entry {
-            self.said.mark(*stderr, *upto);
+            self.by_frame.mark(*stderr, *upto);
             return &[];
         }
-        let made = match &mut self.how {
-            How::Turns(turns) => turns.entry(entry).len(),
-            How::Judged(judged) => match judged.entry(&self.names, &self.last, entry) {
-                Some(frame) => {
-                    self.last = frame;
-                    1
-                }
-                None => 0,
-            },
+        let judged = match &mut self.how {
+            How::Judged(judged) => judged,
+            How::Turns(turns) => {
+                let made = turns.entry(entry);
+                self.by_frame.made(made.len());
+                return made;
+            }
         };
-        self.said.made(made);
-        match &self.how {
-            How::Turns(turns) => turns.made(),
-            How::Judged(_) => std::slice::from_ref(&self.last).get(..made).unwrap_or(&[]),
+        match judged.entry(&self.names, &self.last, entry) {
+            Some(frame) => {
+                self.last = frame;
+                self.by_frame.made(1);
+                std::slice::from_ref(&self.last)
+            }
+            None => &[],
         }
     }
 
@@ -214,21 +211,21 @@ impl FrameMaker {
         match &mut self.how {
             How::Judged(_) => &[],
             How::Turns(turns) => {
-                let made = turns.end().len();
-                self.said.made(made);
-                turns.made()
+                let made = turns.end();
+                self.by_frame.made(made.len());
+                made
             }
         }
     }
 
-    /// What each seat wrote to stderr, by frame and seat (`SaidByFrame::read`); asked once the
-    /// log has been read to its end.
-    pub fn said(
+    /// What each seat wrote to stderr, by frame and seat (`StderrByFrame::read`); asked once
+    /// the log has been read to its end.
+    pub fn stderr_by_frame(
         &self,
         log: &Path,
         has_stderr: impl Fn(&Path) -> bool,
     ) -> BTreeMap<usize, BTreeMap<usize, String>> {
-        self.said.read(log, has_stderr)
+        self.by_frame.read(log, has_stderr)
     }
 
     /// What the frames get only once the game is over, by frame: an SDK referee's summaries,
@@ -347,7 +344,7 @@ pub fn game_view(log: &Path, has_stderr: impl Fn(&Path) -> bool) -> Result<GameV
         frames,
         stderr,
         referee_stderr,
-        said: maker.said(log, &has_stderr),
+        frame_stderr: maker.stderr_by_frame(log, &has_stderr),
         failures: maker.failures(),
         late_notes,
         sdk_log,

@@ -24,7 +24,7 @@ pub mod html;
 pub mod live;
 pub mod logs;
 pub mod pack;
-mod said;
+mod stderr_frames;
 pub mod times;
 mod turns;
 

@@ -135,10 +135,10 @@ impl Packer {
             json.extend_from_slice(b",\"late_notes\":");
             serde_json::to_writer(&mut json, &late_notes).expect("notes serialise");
         }
-        let said = maker.said(&self.log, &has_stderr);
-        if !said.is_empty() {
-            json.extend_from_slice(b",\"said\":");
-            serde_json::to_writer(&mut json, &said).expect("strings serialise");
+        let by_frame = maker.stderr_by_frame(&self.log, &has_stderr);
+        if !by_frame.is_empty() {
+            json.extend_from_slice(b",\"frame_stderr\":");
+            serde_json::to_writer(&mut json, &by_frame).expect("strings serialise");
         }
         if sdk_log {
             json.extend_from_slice(b",\"sdk_log\":true");

@@ -299,11 +299,6 @@ impl Turns {
         }
     }
 
-    /// The frames the last entry (or the end) made.
-    pub fn made(&self) -> &[Frame] {
-        &self.made
-    }
-
     /// The frames still open when the log ends (a log cut short, or read while written).
     pub fn end(&mut self) -> &[Frame] {
         self.made.clear();

@@ -515,23 +515,30 @@ for n in range(1, 7):
     let view = arena::report::frames::game_view(&log, |p| p.exists()).unwrap();
     assert_eq!(view.frames.len(), 7, "the start and a frame a round");
     for round in 1..=6usize {
-        let said = view.said.get(&round).and_then(|s| s.get(&1)).cloned();
+        let said = view
+            .frame_stderr
+            .get(&round)
+            .and_then(|s| s.get(&1))
+            .cloned();
         let expected = match round {
             4 => None,
             6 => Some("thinking about round 6\nbye\n".to_string()),
             n => Some(format!("thinking about round {n}\n")),
         };
-        assert_eq!(said, expected, "round {round}: {:?}", view.said);
+        assert_eq!(said, expected, "round {round}: {:?}", view.frame_stderr);
     }
-    assert!(!view.said.contains_key(&0), "nothing at the start");
+    assert!(!view.frame_stderr.contains_key(&0), "nothing at the start");
     assert!(
-        view.said.values().all(|s| !s.contains_key(&0)),
+        view.frame_stderr.values().all(|s| !s.contains_key(&0)),
         "the built-in bot says nothing"
     );
     // The page's packed game carries the same, as the run drew it and as `arena report` does.
     let (_, packed) = page_data(&out.join("report.html"));
     let packed_view = unpack(&packed[0]);
-    assert_eq!(packed_view["said"]["2"]["1"], "thinking about round 2\n");
+    assert_eq!(
+        packed_view["frame_stderr"]["2"]["1"],
+        "thinking about round 2\n"
+    );
     std::fs::rename(out.join("report.html"), dir.path().join("first.html")).unwrap();
     arena().arg("report").arg(&out).assert().success();
     assert_eq!(page_data(&out.join("report.html")).1, packed);

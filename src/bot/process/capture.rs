@@ -28,7 +28,7 @@ pub struct Capture {
     /// How long a copy held open (by a process that escaped the bot's group) is waited for.
     grace: Duration,
     /// The pipe, shared with the copy, and how much of it the file holds.
-    said: Option<Arc<Said>>,
+    pipe: Option<Arc<StderrPipe>>,
     /// What `mark` last gave, and the most the file keeps.
     marked: u64,
     cap: u64,
@@ -37,7 +37,7 @@ pub struct Capture {
 /// A bot's stderr pipe, read by its capture's copy and looked at by its game, which asks at each
 /// answer how much the bot had said by then: the report shows what a bot wrote at the move it
 /// wrote it (CodinGame's viewer shows each turn's stderr).
-struct Said {
+struct StderrPipe {
     rx: pipe::Receiver,
     /// Bytes the copy has taken for the file.
     kept: AtomicU64,
@@ -46,20 +46,20 @@ struct Said {
 impl Capture {
     pub(super) fn start(rx: pipe::Receiver, path: &Path, limits: IoLimits) -> Capture {
         let (cut, cut_off) = tokio::sync::oneshot::channel();
-        let said = Arc::new(Said {
+        let pipe = Arc::new(StderrPipe {
             rx,
             kept: AtomicU64::new(0),
         });
         Capture {
             task: Some(tokio::spawn(capture(
-                said.clone(),
+                pipe.clone(),
                 path.to_path_buf(),
                 limits,
                 cut_off,
             ))),
             cut: Some(cut),
             grace: limits.grace,
-            said: Some(said),
+            pipe: Some(pipe),
             marked: 0,
             cap: limits.stderr_cap,
         }
@@ -70,7 +70,7 @@ impl Capture {
             task: None,
             cut: None,
             grace: Duration::ZERO,
-            said: None,
+            pipe: None,
             marked: 0,
             cap: 0,
         }
@@ -82,12 +82,14 @@ impl Capture {
     /// that has written something; a silent bot's first words can be counted at its next
     /// answer, when the game read this one before arena's event loop saw them arrive.
     pub fn mark(&mut self) -> Option<u64> {
-        let said = self.said.as_ref()?;
-        let kept = said.kept.load(Ordering::Relaxed);
-        let ask = || rustix::io::ioctl_fionread(&said.rx).map_err(std::io::Error::from);
-        // `try_io` asks only if tokio has seen the pipe become readable: no system call.
+        let pipe = self.pipe.as_ref()?;
+        let kept = pipe.kept.load(Ordering::Relaxed);
+        let ask = || rustix::io::ioctl_fionread(&pipe.rx).map_err(std::io::Error::from);
+        // `try_io` asks only if tokio has seen the pipe become readable since the copy last
+        // drained it: no system call. A bot that has written asks every time, so that words
+        // written just before an answer that arena read at once are counted with it.
         let waiting = match kept {
-            0 => said.rx.try_io(ask),
+            0 => pipe.rx.try_io(ask),
             _ => ask(),
         };
         let upto = waiting.map_or(kept, |w| (kept + w).min(self.cap));
@@ -190,7 +192,7 @@ impl CaptureFile {
 /// (docs/design.md, Memory).
 #[allow(clippy::manual_async_fn, reason = "an async fn holds its arguments twice")]
 fn capture(
-    said: Arc<Said>,
+    pipe: Arc<StderrPipe>,
     path: PathBuf,
     limits: IoLimits,
     mut cut_off: tokio::sync::oneshot::Receiver<()>,
@@ -202,7 +204,7 @@ fn capture(
             failed: false,
             pending: Vec::new(),
         };
-        let mut reading = Reading(&said.rx);
+        let mut reading = Reading(&pipe.rx);
         let mut kept = 0u64;
         let mut dropped = 0u64;
         let mut listening = true;
@@ -242,7 +244,7 @@ fn capture(
                 out.pending.extend_from_slice(&buf[..keep]);
             }
             kept += keep as u64;
-            said.kept.store(kept, Ordering::Relaxed);
+            pipe.kept.store(kept, Ordering::Relaxed);
             dropped += (n - keep) as u64;
             if out.pending.len() >= CAPTURE_BATCH {
                 due = None;

@@ -405,9 +405,8 @@ impl Table<'_> {
         if state.fault.is_some() {
             return;
         }
-        if let Some(upto) = state.conn.as_mut().and_then(|c| c.stderr_mark()) {
-            self.log.stderr(seat, upto);
-        }
+        self.log
+            .stderr(seat, state.conn.as_mut().and_then(|c| c.stderr_mark()));
         self.log.fault(seat, &fault);
         state.fault = Some((fault, self.turns));
         // Its relay closed: the referee sees the player's output end, as when a bot dies.
@@ -618,9 +617,8 @@ impl Table<'_> {
                 return;
             }
         };
-        if let Some(upto) = state.conn.as_mut().and_then(|c| c.stderr_mark()) {
-            self.log.stderr(seat, upto);
-        }
+        self.log
+            .stderr(seat, state.conn.as_mut().and_then(|c| c.stderr_mark()));
         let t = self.log.received(seat, &line);
         let _ = clock(self.start_ms, t);
         match state.asked.take() {

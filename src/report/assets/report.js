@@ -367,7 +367,7 @@ function show(k) {
   // What each bot wrote to stderr by this frame since the one before, as CodinGame shows it.
   const said = $("v-said");
   said.textContent = "";
-  const words = (V.view.said && V.view.said[V.frame]) || {};
+  const words = (V.view.frame_stderr && V.view.frame_stderr[V.frame]) || {};
   for (const [s, text] of Object.entries(words)) {
     const h = el("h4", {});
     h.textContent = `stderr of ${V.names[s]} (seat ${s}) at this move`;

@@ -16,7 +16,10 @@ const PER_FRAME: u64 = 2 * 1024;
 const PER_SEAT: u64 = 16 * 1024;
 
 /// The seats' stderr, by the frame each part goes to.
-pub struct SaidByFrame {
+pub struct StderrByFrame {
+    /// Whether the log marks stderr at all (`Header::stderr_marks`): an older log's is shown
+    /// whole only, never all of it at its last frame.
+    marking: bool,
     /// The last mark read of each seat, and how far its frames have taken.
     marked: Vec<u64>,
     shown: Vec<u64>,
@@ -26,9 +29,10 @@ pub struct SaidByFrame {
     parts: Vec<(usize, usize, u64, u64)>,
 }
 
-impl SaidByFrame {
-    pub fn new(players: usize) -> SaidByFrame {
-        SaidByFrame {
+impl StderrByFrame {
+    pub fn new(players: usize, marking: bool) -> StderrByFrame {
+        StderrByFrame {
+            marking,
             marked: vec![0; players],
             shown: vec![0; players],
             frames: 1,
@@ -59,13 +63,17 @@ impl SaidByFrame {
 
     /// The parts' text, by frame and seat, read from the stderr files beside the log once the
     /// game is over (`has` says whether a file is there; most bots write none). What follows
-    /// the last mark goes to the last frame.
+    /// the last mark goes to the last frame. A seat past its budget gets one note, where it ran
+    /// out, naming its file.
     pub fn read(
         &self,
         log: &Path,
         has: impl Fn(&Path) -> bool,
     ) -> BTreeMap<usize, BTreeMap<usize, String>> {
         let mut by_frame: BTreeMap<usize, BTreeMap<usize, String>> = BTreeMap::new();
+        if !self.marking {
+            return by_frame;
+        }
         for seat in Seat::all(self.marked.len()) {
             let path = stderr_path(log, seat);
             if !has(&path) {
@@ -84,19 +92,23 @@ impl SaidByFrame {
                 if from >= to {
                     continue;
                 }
-                let text = if budget == 0 {
-                    format!("[{} bytes, in {}]", to - from, file_name(&path))
-                } else {
-                    let take = (to - from).min(PER_FRAME).min(budget);
-                    budget -= take;
-                    part(&mut file, from, take, to - from, &path)
+                let spent = budget == 0;
+                let text = match spent {
+                    true => format!("[more, in {}]", file_name(&path)),
+                    false => {
+                        let take = (to - from).min(PER_FRAME).min(budget);
+                        budget -= take;
+                        part(&mut file, from, take, to - from, &path)
+                    }
                 };
-                by_frame
-                    .entry(frame)
-                    .or_default()
-                    .entry(s)
-                    .or_default()
-                    .push_str(&text);
+                let words = by_frame.entry(frame).or_default().entry(s).or_default();
+                if !words.is_empty() && !words.ends_with('\n') {
+                    words.push('\n');
+                }
+                words.push_str(&text);
+                if spent {
+                    break;
+                }
             }
         }
         by_frame
@@ -104,23 +116,38 @@ impl SaidByFrame {
 }
 
 /// `take` bytes of the file from `from`, of a part `whole` bytes long, saying where the rest is.
+/// A cut never splits a character.
 fn part(file: &mut std::fs::File, from: u64, take: u64, whole: u64, path: &Path) -> String {
-    let mut bytes = Vec::new();
-    let read = file
-        .seek(SeekFrom::Start(from))
-        .and_then(|_| file.take(take).read_to_end(&mut bytes));
-    if read.is_err() {
+    let Ok(mut bytes) = read_at(file, from, take) else {
         return String::new();
+    };
+    if whole > take
+        && let Err(e) = std::str::from_utf8(&bytes)
+        && e.error_len().is_none()
+    {
+        bytes.truncate(e.valid_up_to());
     }
     let mut text = String::from_utf8_lossy(&bytes).into_owned();
-    if whole > take {
+    if whole > bytes.len() as u64 {
         text.push_str(&format!(
             "\n[{} bytes more, in {}]",
-            whole - take,
+            whole - bytes.len() as u64,
             file_name(path)
         ));
     }
     text
+}
+
+/// Up to `take` bytes of the file from `from`.
+pub(super) fn read_at(
+    file: &mut std::fs::File,
+    from: u64,
+    take: u64,
+) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    file.seek(SeekFrom::Start(from))?;
+    file.take(take).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 fn file_name(path: &Path) -> String {
@@ -146,7 +173,7 @@ mod tests {
         let log = dir.path().join("game-1.jsonl");
         std::fs::write(stderr_path(&log, seat(0)), "one\ntwo\nlast words\n").unwrap();
         std::fs::write(stderr_path(&log, seat(1)), "x".repeat(40_000)).unwrap();
-        let mut said = SaidByFrame::new(2);
+        let mut said = StderrByFrame::new(2, true);
         said.mark(0, 4);
         said.made(0);
         said.made(1); // frame 1
@@ -165,19 +192,37 @@ mod tests {
         assert_eq!(got[&4][&1], "x".repeat(2048) + "\n[7952 bytes more, in game-1.seat1.stderr]");
     }
 
+    /// A cut backs off to a character's start; parts that meet in one frame are lines apart; a
+    /// log from before marks shows nothing by frame.
+    #[test]
+    fn cuts_keep_characters_whole_and_parts_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("game-3.jsonl");
+        let text = format!("{}日本語 and more", "a".repeat(2047));
+        std::fs::write(stderr_path(&log, seat(0)), &text).unwrap();
+        let mut said = StderrByFrame::new(1, true);
+        said.mark(0, 2060);
+        said.made(1);
+        let got = said.read(&log, |p| p.exists());
+        let cut = format!("{}\n[{} bytes more, in game-3.seat0.stderr]\n", "a".repeat(2047), 2060 - 2047);
+        assert_eq!(got[&1][&0], cut + &text[2060..]);
+        let old = StderrByFrame::new(1, false);
+        assert!(old.read(&log, |p| p.exists()).is_empty());
+    }
+
     #[test]
     fn a_seat_past_its_budget_is_pointed_at_its_file() {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("game-2.jsonl");
         std::fs::write(stderr_path(&log, seat(0)), "y".repeat(20 * 1024)).unwrap();
-        let mut said = SaidByFrame::new(1);
+        let mut said = StderrByFrame::new(1, true);
         for k in 1..=10 {
             said.mark(0, k * 2048);
             said.made(1);
         }
         let got = said.read(&log, |p| p.exists());
         assert_eq!(got[&8][&0], "y".repeat(2048));
-        assert_eq!(got[&9][&0], "[2048 bytes, in game-2.seat0.stderr]");
-        assert_eq!(got.len(), 10);
+        assert_eq!(got[&9][&0], "[more, in game-2.seat0.stderr]");
+        assert_eq!(got.len(), 9, "one note where the budget ran out, then nothing");
     }
 }
