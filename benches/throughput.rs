@@ -29,7 +29,8 @@ use std::time::Duration;
 use common::{compile_bot, fastest, run, slowest};
 
 const GAMES: u32 = 1000;
-const GOAL: f64 = 0.8;
+/// Issue 45's goal (it was 0.8x, met before every bot was started ahead of its game).
+const GOAL: f64 = 0.9;
 
 fn main() {
     if !common::should_run("throughput") {
