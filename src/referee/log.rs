@@ -1158,4 +1158,17 @@ mod tests {
         assert_eq!(lines.len(), 5, "{text}");
         assert!(lines[1].contains("ROCK") && lines[2].contains(&long) && lines[3].contains("PAPER"));
     }
+
+    /// A forged stderr mark is refused with its line, as any entry naming a seat the game does
+    /// not have; one that is not a number is not an entry.
+    #[test]
+    fn a_forged_stderr_mark_is_refused_with_its_line() {
+        let path = Path::new("logs/game-00001.jsonl");
+        let ok = parse_entry(path, 3, r#"{"t":1,"stderr":1,"upto":12}"#, 2).unwrap();
+        assert!(matches!(ok, Entry::Stderr { stderr: 1, upto: 12, .. }));
+        let e = parse_entry(path, 3, r#"{"t":1,"stderr":2,"upto":12}"#, 2).unwrap_err();
+        assert!(e.to_string().contains("game-00001.jsonl:3: seat 2 does not exist"), "{e}");
+        let e = parse_entry(path, 4, r#"{"t":1,"stderr":0,"upto":-5}"#, 2).unwrap_err();
+        assert!(e.to_string().contains("game-00001.jsonl:4: "), "{e}");
+    }
 }

@@ -46,6 +46,27 @@ fn old_logs_replay_to_the_same_result() {
     }
 }
 
+/// A log from before stderr was marked by move (its header says nothing of `stderr_marks`),
+/// with a bot's stderr beside it as arena then kept it: the viewer shows that stderr whole, and
+/// by move not at all (it would all land on the last move).
+#[test]
+fn an_old_logs_stderr_is_shown_whole_not_by_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    std::fs::create_dir(&logs).unwrap();
+    let log = logs.join("game-0001.jsonl");
+    std::fs::copy(fixtures().join("connect4/logs/game-0001.jsonl"), &log).unwrap();
+    std::fs::write(
+        log.with_extension("seat0.stderr"),
+        "thinking\nstill thinking\n",
+    )
+    .unwrap();
+    let view = arena::report::frames::game_view(&log, |p| p.exists()).unwrap();
+    assert!(view.frames.len() > 2);
+    assert_eq!(view.stderr[0], "thinking\nstill thinking\n");
+    assert!(view.frame_stderr.is_empty(), "{:?}", view.frame_stderr);
+}
+
 #[test]
 fn old_records_rate_and_report_as_before() {
     let dir = tempfile::tempdir().unwrap();
