@@ -131,9 +131,16 @@ impl Link {
     }
 
     /// Write `lines` (none: the referee is still answering what it was last given), then wait
-    /// for its next line. The referee's clock for an answer starts when arena has written to it;
-    /// all the lines of that answer are due by the same deadline.
+    /// for its next line.
     pub async fn ask(&mut self, lines: &[String]) -> Result<String, Fault> {
+        self.tell(lines).await?;
+        self.hear().await
+    }
+
+    /// Write `lines` (none: the referee is still answering what it was last given). The
+    /// referee's clock for an answer starts when arena has written to it; all the lines of that
+    /// answer are due by the same deadline.
+    pub async fn tell(&mut self, lines: &[String]) -> Result<(), Fault> {
         if !lines.is_empty() || self.deadline.is_none() {
             let allowance = match self.writes {
                 0 => self.program.startup_timeout,
@@ -168,7 +175,12 @@ impl Link {
                 }
             }
         }
-        let deadline = self.deadline.expect("set above");
+        Ok(())
+    }
+
+    /// The referee's next line, due by the deadline its last `tell` set.
+    pub async fn hear(&mut self) -> Result<String, Fault> {
+        let deadline = self.deadline.expect("told before heard");
         match self.conn.next_event(deadline).await {
             Event::Line(line) => {
                 let (lines, bytes) = &mut self.heard;

@@ -73,15 +73,8 @@ impl<'a> Table<'a> {
         loop {
             // A referee program speaks between the players' moves, one line at a time, each
             // delivered before the next is read.
-            if let Some(link) = self.referee.as_mut().filter(|_| self.judge.wants_referee()) {
-                hear_referee(
-                    link,
-                    &mut self.judge,
-                    &mut self.wire,
-                    &mut self.out,
-                    self.start_ms,
-                )
-                .await;
+            if self.referee.is_some() && self.judge.wants_referee() {
+                self.hear_referee().await;
                 freeze_idle(&mut self.seats, self.judge.awaiting(), self.setup);
                 self.deliver().await;
                 continue;
@@ -94,14 +87,50 @@ impl<'a> Table<'a> {
             // to move is thinking, and on a busy machine arena may run again only much later.
             // Not once the game is over: the bots only read their last lines and exit, and
             // stopping them to start them again for that costs two writes to each cgroup and
-            // their wake-ups. (A referee program's game awaits no seat while the referee has
-            // the turn: not over.)
-            let over =
-                self.judge.is_over() && !(self.referee.is_some() && self.judge.wants_referee());
-            if !over {
+            // their wake-ups. When a referee program has the turn next, the seat is stopped
+            // once the referee has its answer (`hear_referee`).
+            let to_referee = self.referee.is_some() && self.judge.wants_referee();
+            if !self.judge.is_over() && !to_referee {
                 freeze_idle(&mut self.seats, self.judge.awaiting(), self.setup);
             }
             self.deliver().await;
+        }
+    }
+
+    /// Write the referee program what it is owed (the players' lines) and hear its next line; a
+    /// line that breaks its protocol, or no line in time, is its failure.
+    async fn hear_referee(&mut self) {
+        let Some(link) = self.referee.as_mut() else {
+            return;
+        };
+        let judge = &mut self.judge;
+        let lines = judge.take_for_referee();
+        for l in &lines {
+            self.wire.log.to_referee(l);
+        }
+        self.wire.log.waiting();
+        let told = link.tell(&lines).await;
+        // The seat that answered is stopped now, while the referee reads its answer, rather
+        // than before it was written: no bot's clock runs until the referee asks for a move,
+        // and the next prompt goes out only after this (bench/README.md, issue 45).
+        freeze_idle(&mut self.seats, judge.awaiting(), self.setup);
+        let heard = match told {
+            Ok(()) => link.hear().await,
+            Err(f) => Err(f),
+        };
+        let failed = match heard {
+            Ok(line) => {
+                self.out.now_ms = clock(self.start_ms, self.wire.log.from_referee(&line));
+                let broke = judge.referee_line(&line, &mut self.out).err();
+                broke.or_else(|| past_turns(judge, link.max_turns()))
+            }
+            Err(f) => {
+                judge.referee_failed(f.clone());
+                Some(f)
+            }
+        };
+        if let Some(f) = failed {
+            self.wire.log.referee_fault(&f);
         }
     }
 
@@ -270,36 +299,6 @@ pub(super) async fn open_referee(
         Ok(link) => Ok((Some(link), None)),
         Err(StartError::Bot(f)) => Ok((None, Some(f))),
         Err(StartError::Arena(e)) => Err(e),
-    }
-}
-
-/// Write the referee program what it is owed (the players' lines) and hear its next line; a
-/// line that breaks its protocol, or no line in time, is its failure.
-pub(super) async fn hear_referee(
-    link: &mut Link,
-    judge: &mut Judge,
-    wire: &mut Wire<'_>,
-    out: &mut Outbox,
-    start_ms: u64,
-) {
-    let lines = judge.take_for_referee();
-    for l in &lines {
-        wire.log.to_referee(l);
-    }
-    wire.log.waiting();
-    let failed = match link.ask(&lines).await {
-        Ok(line) => {
-            out.now_ms = clock(start_ms, wire.log.from_referee(&line));
-            let broke = judge.referee_line(&line, out).err();
-            broke.or_else(|| past_turns(judge, link.max_turns()))
-        }
-        Err(f) => {
-            judge.referee_failed(f.clone());
-            Some(f)
-        }
-    };
-    if let Some(f) = failed {
-        wire.log.referee_fault(&f);
     }
 }
 

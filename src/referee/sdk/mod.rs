@@ -568,10 +568,13 @@ impl Table<'_> {
         if let Some(before) = self.awaited.filter(|&a| a != seat) {
             self.seats[before].left();
         }
-        if self.awaited != Some(seat) && !setup.ponder {
+        // The others stopped first; the seat asked is let run once its input is in its pipe,
+        // so that it wakes once, to read it, rather than to be let run and then to read.
+        let thaw = self.awaited != Some(seat) && !setup.ponder;
+        if thaw {
             for (other, s) in Seat::all(self.seats.len()).zip(self.seats.iter_mut()) {
-                if let Some(conn) = s.conn.as_mut() {
-                    conn.set_frozen(other != seat);
+                if let Some(conn) = s.conn.as_mut().filter(|_| other != seat) {
+                    conn.set_frozen(true);
                 }
             }
         }
@@ -583,8 +586,11 @@ impl Table<'_> {
         let Some(conn) = state.conn.as_mut() else {
             return;
         };
-        let sent = conn.send(&bytes, setup.timeout.max(Duration::from_secs(1)));
-        let failed = match sent.await {
+        let sent = conn.send(&bytes, setup.timeout.max(Duration::from_secs(1))).await;
+        if thaw {
+            conn.set_frozen(false);
+        }
+        let failed = match sent {
             Ok(Ok(())) => None,
             Ok(Err(e)) => Some(
                 Fault::new(FaultKind::Crash, format!("closed its input ({e})"))
