@@ -148,14 +148,7 @@ fn players_out_in_the_same_turn_share_a_place() {
 
 /// The thinking windows of the honest bot, from its stderr.
 fn windows(said: &str) -> Vec<(f64, f64)> {
-    said.lines()
-        .filter_map(|l| {
-            let (a, b) = l
-                .strip_prefix("tron_bot: thought from ")?
-                .split_once(" to ")?;
-            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
-        })
-        .collect()
+    thought_windows(said, "tron_bot")
 }
 
 /// One honest bot that needs 0.3 s of CPU for each of its first 6 moves, and three that leave 8
@@ -189,17 +182,9 @@ fn spinners_against_the_honest(ponder: bool) -> (Vec<f64>, usize, Vec<Value>, St
                 .unwrap_or_default(),
         );
     }
-    let beats: Vec<f64> = std::fs::read_to_string(&beat)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect();
+    let beats = beat_times(&beat);
     let thought = windows(&said);
-    let stolen = beats
-        .iter()
-        .copied()
-        .filter(|&t| thought.iter().any(|&(a, b)| t > a + 0.05 && t < b - 0.02))
-        .collect();
+    let stolen = beats_while_thinking(&beats, &thought);
     assert!(processes_with(&marker).is_empty(), "spinners were left");
     (stolen, beats.len(), records, said)
 }
@@ -288,19 +273,11 @@ fn a_bot_spinning_from_its_start_runs_only_before_the_game_and_loses_on_time() {
                 .unwrap_or_default()
         })
         .collect();
-    let beats: Vec<f64> = std::fs::read_to_string(&beat)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect();
+    let beats = beat_times(&beat);
     assert!(!beats.is_empty(), "the spinner never ran\n{stderr}");
     let thought = windows(&said);
     assert!(thought.len() >= 6, "too few moves: {said}");
-    let stolen: Vec<f64> = beats
-        .iter()
-        .copied()
-        .filter(|&t| thought.iter().any(|&(a, b)| t > a + 0.05 && t < b - 0.02))
-        .collect();
+    let stolen = beats_while_thinking(&beats, &thought);
     assert!(
         stolen.is_empty(),
         "{} beats while the honest bot thought, at {stolen:?}\n{said}",

@@ -555,17 +555,6 @@ struct Fairness {
     beats: usize,
 }
 
-/// The honest bot's thinking windows, from its stderr.
-fn windows(said: &str) -> Vec<(f64, f64)> {
-    said.lines()
-        .filter_map(|l| {
-            let rest = l.strip_prefix("busy_honest: thought from ")?;
-            let (a, b) = rest.split_once(" to ")?;
-            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
-        })
-        .collect()
-}
-
 /// busy_honest.py (0.3 s of CPU before each move) against spin_after_move.py (8 processes
 /// spinning after each of its moves), royalur, `--timeout 1`, seats alternating.
 fn fairness(games: u32, ponder: bool, mode: &str, nobody: bool) -> Fairness {
@@ -626,17 +615,9 @@ fn fairness(games: u32, ponder: bool, mode: &str, nobody: bool) -> Fairness {
             .filter(|e| e["from"] == honest && e.get("line").is_some())
             .count() as u64;
     }
-    let beats: Vec<f64> = std::fs::read_to_string(&beat)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect();
-    let thought = windows(&honest_said);
-    let stolen = beats
-        .iter()
-        .copied()
-        .filter(|&t| thought.iter().any(|&(a, b)| t > a + 0.05 && t < b - 0.02))
-        .collect();
+    let beats = beat_times(&beat);
+    let thought = thought_windows(&honest_said, "busy_honest");
+    let stolen = beats_while_thinking(&beats, &thought);
     Fairness {
         stolen,
         beats: beats.len(),
@@ -771,6 +752,76 @@ fn a_bot_not_to_move_cannot_steal_cpu_under_a_name_that_is_not_utf8() {
 /// CPU then take over 1 s: it times out. This shows the tests above can fail. (With the spinners
 /// all in the bot's session, autogroup alone keeps the honest bot at about half the machine:
 /// 0.45 to 0.66 s per move here, no timeout.)
+/// Roshambo (both bots move at once): `rps_spin.py honest 0.3` (0.3 s of CPU before each move)
+/// against `rps_spin.py spin` (answers at once, with 4 processes spinning for the whole game).
+/// The beats of the spinners that came while the honest bot thought, their count, the honest
+/// bot's thinking windows, and arena's stderr.
+fn roshambo_spinner(ponder: bool) -> (Vec<f64>, usize, Vec<(f64, f64)>, String) {
+    let dir = open_tempdir();
+    let marker = marker();
+    let beat = dir.path().join("beat");
+    let mut cmd = std_arena();
+    cmd.args([
+        "duel", "--game", "roshambo", "-a", "rounds=6", "--seed", "3",
+    ])
+    .args(["--startup-timeout", "10", "--names", "honest,spinner"])
+    .arg("--out")
+    .arg(dir.path().join("out"))
+    .arg(hostile("rps_spin.py", "honest 0.3"))
+    .arg(hostile(
+        "rps_spin.py",
+        &format!("spin {marker} {}", beat.display()),
+    ));
+    // With ponder the honest bot shares 2 CPUs with 4 spinners: 0.3 s of CPU takes about 0.8.
+    cmd.args(match ponder {
+        true => &["--ponder", "--timeout", "10"][..],
+        false => &["--timeout", "2"][..],
+    });
+    let output = cmd.output().unwrap();
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let left = leftovers(&marker);
+    assert!(left.is_empty(), "the spinners were left: {left:?}");
+    let log = dir.path().join("out/logs/game-00001.seat0.stderr");
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    let thought = thought_windows(&said, "rps_spin");
+    let beats = beat_times(&beat);
+    let stolen = beats_while_thinking(&beats, &thought);
+    (stolen, beats.len(), thought, format!("{stderr}\n{said}"))
+}
+
+/// Where both bots move at once, the one that answered first is stopped until the other has
+/// answered too (docs/bots.md, Fairness): its processes take none of the CPU the other is
+/// still timed on.
+#[test]
+fn a_bot_that_answered_first_cannot_steal_cpu_from_one_still_thinking() {
+    serial();
+    let (stolen, beats, thought, said) = roshambo_spinner(false);
+    assert!(beats > 0, "the spinners never ran: {said}");
+    assert!(
+        thought.len() >= 6,
+        "the honest bot did not think every round: {said}"
+    );
+    assert!(
+        stolen.is_empty(),
+        "{} beats of the spinners (of {beats}) while the honest bot thought, at {stolen:?}: {said}",
+        stolen.len()
+    );
+}
+
+/// Control: with `--ponder` the spinners do run while the honest bot thinks, so the test above
+/// can fail.
+#[test]
+fn control_with_ponder_a_bot_that_answered_first_runs_while_the_other_thinks() {
+    serial();
+    let (stolen, beats, _, said) = roshambo_spinner(true);
+    assert!(beats > 0, "the spinners never ran: {said}");
+    assert!(
+        !stolen.is_empty(),
+        "no beat while the honest bot thought: {said}"
+    );
+}
+
 #[test]
 fn control_with_ponder_the_spinners_make_the_honest_bot_time_out() {
     serial();

@@ -283,3 +283,33 @@ pub fn run_into(spec: impl AsRef<std::ffi::OsStr>, out: impl AsRef<std::ffi::OsS
     cmd.arg("run").arg(spec).arg("--out").arg(out);
     cmd
 }
+
+/// The times a spinner wrote to its beat file (`time.time()`, one a line), each a moment it ran.
+pub fn beat_times(path: &Path) -> Vec<f64> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+/// When a thinking bot thought, from its stderr: lines `WHO: thought from START to END`.
+pub fn thought_windows(said: &str, who: &str) -> Vec<(f64, f64)> {
+    let prefix = format!("{who}: thought from ");
+    said.lines()
+        .filter_map(|l| {
+            let (a, b) = l.strip_prefix(&prefix)?.split_once(" to ")?;
+            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// The beats that came while the bot thought, from 50 ms after a window's start (the bots to
+/// move run together until the spinner's answer is read) to 20 ms before its end.
+pub fn beats_while_thinking(beats: &[f64], windows: &[(f64, f64)]) -> Vec<f64> {
+    beats
+        .iter()
+        .copied()
+        .filter(|&t| windows.iter().any(|&(a, b)| t > a + 0.05 && t < b - 0.02))
+        .collect()
+}
