@@ -10,7 +10,9 @@
 //!       reads and writes until `###End`;
 //!   (b) arena: `arena duel BOT BOT --referee "REFEREE 20000" --referee-max-turns 20000 --timeout
 //!       10 --seed 1 --out DIR`, which checks every answer, enforces the deadlines, freezes the
-//!       bot not to move, captures stderr and writes the game's log and report.
+//!       bot not to move, captures stderr and writes the game's log and report;
+//!   (c) the same with `--ponder`, which stops no bot: not the goal's figure, printed beside it
+//!       to show what stopping the bot not to move costs on the machine.
 //!
 //! Both run with the environment arena gives its bots (`common::bots_env`). Each whole process is
 //! timed, start-up included. After one unmeasured warm-up of each, they run in turn
@@ -69,7 +71,7 @@ fn main() {
     // to make (README, `throughput`), which deleting each run's folder before the next would cost
     // arena alone. The temp dir goes at the end.
     let mut runs = 0;
-    let mut arena_cmd = || {
+    let mut arena_cmd = |ponder: bool| {
         runs += 1;
         let out = tmp.join(format!("out-{runs}"));
         let mut c = Command::new(&arena);
@@ -83,6 +85,9 @@ fn main() {
             .args(["--seed", "1"])
             .arg("--out")
             .arg(&out);
+        if ponder {
+            c.arg("--ponder");
+        }
         (c, out)
     };
 
@@ -99,26 +104,41 @@ fn main() {
     // Warm-up (unmeasured): page cache, first-exec costs, and a check that both commands play the
     // whole game before we spend time measuring them.
     check_floor(&run("floor", floor_cmd()).1);
-    let (cmd, out) = arena_cmd();
+    let (cmd, out) = arena_cmd(false);
     let warm = run("arena duel", cmd);
     check_arena(&out);
     common::show_warm_up(&warm.1.stdout);
 
     let mut tf = Vec::with_capacity(reps);
     let mut ta = Vec::with_capacity(reps);
+    let mut tp = Vec::with_capacity(reps);
     for _ in 0..reps {
         let (t, o) = run("floor", floor_cmd());
         check_floor(&o);
         tf.push(t);
-        let (cmd, out) = arena_cmd();
-        ta.push(run("arena duel", cmd).0);
-        check_arena(&out);
+        for (ponder, times) in [(false, &mut ta), (true, &mut tp)] {
+            let (cmd, out) = arena_cmd(ponder);
+            times.push(run("arena duel", cmd).0);
+            check_arena(&out);
+        }
     }
 
-    let ratio = common::floor_table("turn", TURNS, &tf, &ta);
+    let ratio = common::floor_table_with(
+        "turn",
+        TURNS,
+        &[
+            ("C floor", &tf),
+            ("arena duel", &ta),
+            ("arena duel --ponder", &tp),
+        ],
+    );
     println!(
         "  ratio arena/floor (fastest runs): {ratio:.2}x   goal: <= {GOAL}x {}",
         if ratio <= GOAL { "PASS" } else { "MISS" }
+    );
+    println!(
+        "  (--ponder stops no bot: not the goal's figure, which keeps the bot not to move \
+         stopped; the gap between the two rows is what stopping costs here)"
     );
     println!(
         "  load average (1, 5, 15 min): {load_before} before, {} after",

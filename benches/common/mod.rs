@@ -236,18 +236,24 @@ pub fn ms(d: Duration) -> f64 {
 /// The floor's runs and arena's as a table: microseconds per `unit` (a whole run holds `count`),
 /// the fastest and the slowest run. Returns the ratio of the fastest runs, arena to floor.
 pub fn floor_table(unit: &str, count: u64, floor: &[Duration], arena: &[Duration]) -> f64 {
+    floor_table_with(unit, count, &[("C floor", floor), ("arena duel", arena)])
+}
+
+/// `floor_table` with rows of one's own, the floor first and the goal's figure second: the ratio
+/// of the second row's fastest run to the first's.
+pub fn floor_table_with(unit: &str, count: u64, rows: &[(&str, &[Duration])]) -> f64 {
     let per = |d: Duration| d.as_secs_f64() * 1e6 / count as f64;
     println!();
     println!(
-        "  {:<12} {:>10} {:>12} {:>12}",
+        "  {:<24} {:>10} {:>12} {:>12}",
         "",
         format!("us/{unit}"),
         "fastest ms",
         "slowest ms"
     );
-    for (name, v) in [("C floor", floor), ("arena duel", arena)] {
+    for &(name, v) in rows {
         println!(
-            "  {:<12} {:>10.2} {:>12.1} {:>12.1}",
+            "  {:<24} {:>10.2} {:>12.1} {:>12.1}",
             name,
             per(fastest(v)),
             ms(fastest(v)),
@@ -255,7 +261,7 @@ pub fn floor_table(unit: &str, count: u64, floor: &[Duration], arena: &[Duration
         );
     }
     println!();
-    fastest(arena).as_secs_f64() / fastest(floor).as_secs_f64()
+    fastest(rows[1].1).as_secs_f64() / fastest(rows[0].1).as_secs_f64()
 }
 
 /// splitmix64, for a fixed-seed simulation.
