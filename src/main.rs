@@ -17,6 +17,7 @@ fn main() {
         std::process::exit(arena::referee::sdk::recorded::run(script));
     }
     harden();
+    arena::bot::descriptors::raise_limit();
     arena::bot::reaper::become_subreaper();
     arena::bot::remove_stale_scratch();
     let result = match cli.command {

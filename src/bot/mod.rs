@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 pub mod chunk;
 pub mod cgroup;
 pub mod controllers;
+pub mod descriptors;
 pub mod framing;
 pub mod procfs;
 pub mod process;

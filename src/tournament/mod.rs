@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::bot::descriptors;
 use crate::engine::journal::{self, Journal, Trip};
 use crate::engine::stop;
 use crate::engine::threads::{self, GameThreads};
@@ -371,6 +372,12 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         .or(spec.jobs)
         .unwrap_or_else(threads::cores)
         .max(1);
+    let sdk = crate::referee::sdk::is_sdk_game(spec.game, &spec.params);
+    let per_game = descriptors::per_game(spec.players, spec.referee.is_some(), sdk);
+    let (jobs, cut) = descriptors::games_at_once(jobs, per_game);
+    if let Some(why) = cut {
+        crate::out::warn(&format!("arena: jobs: {why}"));
+    }
     let index: BTreeMap<&str, usize> = spec
         .bots
         .iter()

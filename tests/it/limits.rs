@@ -395,3 +395,84 @@ fn a_memory_controller_holds_memory_parked_in_a_memfd() {
         assert_eq!(r["reason"], "memory", "{r}");
     }
 }
+
+/// `arena duel` of 40 roshambo games at once between two `nofile_rps.py`, started with a limit
+/// on open files of `soft` (and `hard`, if given, else the test's own): arena's stderr, whether
+/// it succeeded, the games played, and the limits the bots said they had.
+fn many_games_under(soft: u64, hard: Option<u64>) -> (String, bool, usize, Vec<String>) {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let bot = bot("nofile_rps.py", "");
+    let mut cmd = std::process::Command::new(arena_bin());
+    cmd.args(["duel", &bot, &bot, "--game", "roshambo", "-a", "rounds=2"])
+        .args(["--games", "40", "--jobs", "40", "--seed", "1"])
+        .args(["--startup-timeout", "60", "--timeout", "10"])
+        .arg("--out")
+        .arg(&out);
+    let (_, own_hard) =
+        nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE).unwrap();
+    let hard = hard.unwrap_or(own_hard);
+    // SAFETY: setrlimit is async-signal-safe, and nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            nix::sys::resource::setrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE, soft, hard)
+                .map_err(std::io::Error::from)
+        });
+    }
+    let output = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let played = games(&out).len();
+    let mut said: Vec<String> = std::fs::read_dir(out.join("logs"))
+        .unwrap()
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            path.to_string_lossy().ends_with(".stderr").then_some(path)
+        })
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .flat_map(|s| s.lines().map(str::to_string).collect::<Vec<_>>())
+        .filter(|l| l.starts_with("nofile "))
+        .collect();
+    said.sort();
+    said.dedup();
+    (stderr, output.status.success(), played, said)
+}
+
+/// Many systems start programs with a soft limit of 1,024 open files, and arena holds about ten
+/// for each process of a running game: it raises its own limit to the hard one, so that 40 games
+/// at once under a soft limit of 256 (about 800 descriptors) are all played, and its bots still
+/// get the limit it was started with.
+#[test]
+fn many_games_at_once_play_under_a_low_soft_limit_and_the_bots_keep_it() {
+    let (_, hard) =
+        nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE).unwrap();
+    assert!(
+        hard >= 2048,
+        "this test needs a hard limit of 2048 open files or more: {hard}"
+    );
+    let (stderr, ok, played, said) = many_games_under(256, None);
+    assert!(ok, "{stderr}");
+    assert_eq!(played, 40, "{stderr}");
+    assert!(!stderr.contains("Too many open files"), "{stderr}");
+    assert!(!stderr.contains("arena: --jobs:"), "{stderr}");
+    assert_eq!(said, [format!("nofile 256 {hard}")], "{stderr}");
+}
+
+/// Where the hard limit itself is low, arena plays no more games at once than it holds, says
+/// so, and plays every game.
+#[test]
+fn games_at_once_are_cut_to_what_a_low_hard_limit_holds() {
+    let (stderr, ok, played, said) = many_games_under(300, Some(300));
+    assert!(ok, "{stderr}");
+    assert_eq!(played, 40, "{stderr}");
+    assert!(!stderr.contains("Too many open files"), "{stderr}");
+    // (300 - 128) / 24 descriptors a game.
+    assert!(
+        stderr.contains("arena: --jobs: 40 games at once would hold about")
+            && stderr.contains("may open 300")
+            && stderr.contains("playing 7 at a time"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(", 7 at a time,"), "{stderr}");
+    assert_eq!(said, ["nofile 300 300"], "{stderr}");
+}

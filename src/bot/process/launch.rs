@@ -87,6 +87,12 @@ pub(super) fn prepare_child(cmd: &mut Spawn, child: Setup) {
         Some((resource as _, value, hard))
     })
     .collect();
+    // A bot with no limit of its own gets the one arena was started with, not arena's raised one.
+    if limits.open_files.is_none()
+        && let Some((soft, hard)) = crate::bot::descriptors::for_bots()
+    {
+        cmd.rlimits.push((libc::RLIMIT_NOFILE as _, soft, hard));
+    }
     cmd.cgroup = child.cgroup;
     cmd.joins = child.joins;
     cmd.drop_ptrace = crate::bot::is_root();

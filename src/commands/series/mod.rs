@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures_util::{Stream, StreamExt};
 
-use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink};
+use crate::bot::{BotCommand, BotSpec, Channel, SpectatorSink, descriptors};
 use crate::error::{Error, Result};
 use crate::games::openings::{self, Book, Order};
 use crate::out::plural;
@@ -402,8 +402,8 @@ async fn book(args: &Options, base: &Path, seed: u64) -> Result<Option<Book>> {
 }
 
 /// Games at once: as asked, else half the cores (each game runs bots that take turns), one with
-/// a person or a spectator program watching. Bots of games played at once cannot share the
-/// terminal.
+/// a person or a spectator program watching, and no more than arena's limit on open files holds
+/// (`bot::descriptors`). Bots of games played at once cannot share the terminal.
 fn jobs(args: &Options, bots: &mut [BotSpec], spectator: bool) -> Result<usize> {
     let person = bots.iter().any(|b| b.command == BotCommand::Terminal);
     let jobs = match args.jobs {
@@ -418,6 +418,13 @@ fn jobs(args: &Options, bots: &mut [BotSpec], spectator: bool) -> Result<usize> 
         None if person || spectator || bots.iter().any(|b| b.console) => 1,
         None => (cores() / 2).max(1),
     };
+    let m = &args.matched;
+    let sdk = crate::referee::sdk::is_sdk_game(m.game, &m.params);
+    let per_game = descriptors::per_game(bots.len(), m.referee.is_some(), sdk);
+    let (jobs, cut) = descriptors::games_at_once(jobs, per_game);
+    if let Some(why) = cut {
+        crate::out::warn(&format!("arena: --jobs: {why}"));
+    }
     if jobs > 1 {
         for b in bots.iter_mut() {
             b.console = false;
