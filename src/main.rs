@@ -81,9 +81,17 @@ fn main() {
 /// Bots run as the same user as arena unless sandboxed: not dumpable, arena's memory,
 /// environment and file descriptors cannot be read through /proc or ptrace by them. Standard
 /// streams that were closed (cron can start arena so) are opened on /dev/null, so that no pipe to
-/// a bot takes their numbers.
+/// a bot takes their numbers. No signal blocked (a supervisor may start arena with some
+/// blocked, and then SIGINT and SIGTERM never reached it), and SIGXFSZ ignored: past a limit on
+/// file size (`ulimit -f`) a write fails, and arena stops as on a full disk, keeping what it
+/// recorded, where the signal killed it mid-write, silently. Its bots get both back at their
+/// defaults (`bot::spawn`).
 fn harden() {
+    use nix::sys::signal::{SigHandler, SigSet, SigmaskHow, Signal, signal, sigprocmask};
     let _ = nix::sys::prctl::set_dumpable(false);
+    let _ = sigprocmask(SigmaskHow::SIG_SETMASK, Some(&SigSet::empty()), None);
+    // SAFETY: SIG_IGN runs no code of ours; no other thread exists yet.
+    let _ = unsafe { signal(Signal::SIGXFSZ, SigHandler::SigIgn) };
     for fd in 0..3 {
         // SAFETY: F_GETFD only asks whether the descriptor is open.
         if unsafe { nix::libc::fcntl(fd, nix::libc::F_GETFD) } == -1

@@ -617,7 +617,8 @@ unsafe fn become_bot(plan: &Plan) -> c_int {
             return errno();
         }
         // The program starts with every signal at its default (those arena ignores stay ignored,
-        // as exec keeps them, but for SIGPIPE, which Rust ignores for itself) and none blocked.
+        // as exec keeps them, but for SIGPIPE and SIGXFSZ, which arena ignores for itself) and
+        // none blocked.
         let mut action: libc::sigaction = std::mem::zeroed();
         for sig in 1..libc::SIGRTMAX() {
             if libc::sigaction(sig, std::ptr::null(), &mut action) != 0 {
@@ -625,7 +626,7 @@ unsafe fn become_bot(plan: &Plan) -> c_int {
             }
             let handled =
                 action.sa_sigaction != libc::SIG_DFL && action.sa_sigaction != libc::SIG_IGN;
-            if handled || sig == libc::SIGPIPE {
+            if handled || sig == libc::SIGPIPE || sig == libc::SIGXFSZ {
                 let mut default: libc::sigaction = std::mem::zeroed();
                 default.sa_sigaction = libc::SIG_DFL;
                 libc::sigaction(sig, &default, std::ptr::null_mut());

@@ -543,17 +543,66 @@ fn a_parallel_game_is_written_once_its_bots_stderr_has_ended() {
 /// `arena duel` of two slow roshambo bots (every game a draw), `--jobs 2`, in the background
 /// into `out`, with `extra` arguments; stdout and stderr piped.
 fn spawn_slow_duel(out: &std::path::Path, extra: &[&str]) -> std::process::Child {
+    slow_duel(out, extra).spawn().unwrap()
+}
+
+fn slow_duel(out: &std::path::Path, extra: &[&str]) -> std::process::Command {
     let slow = bot("slow_rps.py", "0.02");
-    std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["duel", &slow, &slow, "-g", "roshambo", "-a", "rounds=4"])
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
+    cmd.args(["duel", &slow, &slow, "-g", "roshambo", "-a", "rounds=4"])
         .args(["--names", "a,b", "--games", "400", "--jobs", "2"])
         .args(["--timeout", "10", "--out"])
         .arg(out)
         .args(extra)
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap()
+        .stderr(std::process::Stdio::piped());
+    cmd
+}
+
+/// SIGHUP (a closed terminal, a dropped ssh session) stops a duel as SIGTERM does, its games
+/// recorded; and arena started with SIGINT, SIGTERM and SIGHUP blocked, as a supervisor may
+/// start it, still hears them. (Before, a hang-up killed it with its running games, and blocked
+/// signals left it deaf to all but SIGKILL.)
+#[test]
+fn a_hangup_and_signals_blocked_by_whoever_started_arena_stop_a_duel_as_sigterm_does() {
+    use nix::sys::signal::{SigSet, SigmaskHow, Signal, kill, sigprocmask};
+    use nix::unistd::Pid;
+    use std::os::unix::process::CommandExt;
+    for (signal, blocked) in [(Signal::SIGHUP, false), (Signal::SIGTERM, true)] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let mut cmd = slow_duel(&out, &[]);
+        if blocked {
+            // SAFETY: sigprocmask is async-signal-safe; nothing else runs before exec.
+            unsafe {
+                cmd.pre_exec(|| {
+                    let mut set = SigSet::empty();
+                    for s in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
+                        set.add(s);
+                    }
+                    sigprocmask(SigmaskHow::SIG_BLOCK, Some(&set), None)
+                        .map_err(std::io::Error::from)
+                });
+            }
+        }
+        let duel = cmd.spawn().unwrap();
+        wait_for_lines(&out, 2);
+        kill(Pid::from_raw(duel.id() as i32), signal).unwrap();
+        let output = duel.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        let what = format!("{signal}, blocked: {blocked}");
+        assert_eq!(output.status.code(), Some(130), "{what}: {stderr}");
+        assert!(
+            stderr.contains("stopping: no new games"),
+            "{what}: {stderr}"
+        );
+        let n = recorded_once(&out).len();
+        assert!((2..400).contains(&n), "{what}: {n} games");
+        assert!(
+            stderr.contains(&format!("stopped with {n} games recorded in")),
+            "{what}: {stderr}"
+        );
+    }
 }
 
 /// The ids in `out/games.csv`, checked to be there once each, and each with its log whole: a row

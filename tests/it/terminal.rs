@@ -221,3 +221,32 @@ fn a_pipe_bot_in_a_duel_on_a_terminal_keeps_it_as_coco_leaves_it() {
     assert_eq!(record["winner"], 1, "{record}");
     assert_eq!(record["faulted"], 0, "{record}");
 }
+
+/// The terminal a duel runs on hangs up (a closed window, a dropped ssh session): arena gets
+/// SIGHUP and stops as on SIGTERM, its running games finished and recorded, its output (which
+/// the dead terminal no longer takes) sent nowhere rather than failing. Before, the hang-up
+/// killed it with its running games.
+#[test]
+fn a_terminal_that_hangs_up_stops_a_duel_with_its_games_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = std::process::Command::new("python3")
+        .arg(format!(
+            "{}/tests/bots/hangup.py",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .arg(arena_bin())
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(said.trim(), "exit 130", "{said}");
+    let rows = games(&out);
+    assert!(!rows.is_empty(), "no game recorded");
+    // Every game started finished and was recorded: each log has a row.
+    let logs = std::fs::read_dir(out.join("logs"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().unwrap() == "jsonl")
+        .count();
+    assert_eq!(logs, rows.len(), "a game started and was not recorded");
+}
