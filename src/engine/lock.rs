@@ -28,12 +28,25 @@ impl Lock {
         let mut locked = match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
             Ok(l) => l,
             Err((mut file, _)) => {
+                // The holder writes who it is just after it takes the lock: a run that starts
+                // in the same instant may find the file still empty, and looks again.
                 let mut holder = String::new();
-                let _ = file.read_to_string(&mut holder);
+                for _ in 0..20 {
+                    holder.clear();
+                    let _ = file.rewind();
+                    let _ = file.read_to_string(&mut holder);
+                    if !holder.trim().is_empty() {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                let holder = match holder.trim() {
+                    "" => "one starting at the same moment",
+                    said => said,
+                };
                 return Err(Error::Busy(format!(
-                    "{} is in use by another run: {}",
+                    "{} is in use by another run: {holder}",
                     dir.display(),
-                    holder.trim()
                 )));
             }
         };
@@ -53,5 +66,43 @@ impl Lock {
         let _ = locked.rewind();
         let _ = locked.write_all(who.as_bytes());
         Ok(Lock { _file: locked })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder whose `.lock` another holds: taken with `flock` alone, its words written
+    /// `after` that, or never.
+    fn held(dir: &Path, after: Option<std::time::Duration>) -> std::thread::JoinHandle<()> {
+        let file = File::create(dir.join(".lock")).unwrap();
+        let mut locked = Flock::lock(file, FlockArg::LockExclusiveNonblock).unwrap();
+        std::thread::spawn(move || {
+            if let Some(after) = after {
+                std::thread::sleep(after);
+                locked.write_all(b"arena pid 1 on here").unwrap();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(300));
+        })
+    }
+
+    #[test]
+    fn a_run_that_finds_the_holder_still_starting_waits_for_its_words_or_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let holder = held(dir.path(), Some(std::time::Duration::from_millis(20)));
+        let Err(Error::Busy(said)) = Lock::acquire(dir.path()) else {
+            panic!("taken while held");
+        };
+        assert!(said.ends_with("in use by another run: arena pid 1 on here"), "{said}");
+        holder.join().unwrap();
+
+        let dir = tempfile::tempdir().unwrap();
+        let holder = held(dir.path(), None);
+        let Err(Error::Busy(said)) = Lock::acquire(dir.path()) else {
+            panic!("taken while held");
+        };
+        assert!(said.ends_with("in use by another run: one starting at the same moment"), "{said}");
+        holder.join().unwrap();
     }
 }

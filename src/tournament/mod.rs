@@ -307,10 +307,13 @@ impl Progress {
     fn new(total: u64, done: u64) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total);
-            bar.set_style(
-                ProgressStyle::with_template("{bar:30} {pos}/{len} games  ETA {eta}  {msg}")
-                    .expect("a valid template"),
-            );
+            let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games  ETA {eta}  {msg}")
+                .expect("a valid template");
+            // Block characters only where the locale says the terminal takes UTF-8.
+            bar.set_style(match crate::out::utf8() {
+                true => style,
+                false => style.progress_chars("#>-"),
+            });
             bar.set_position(done);
             bar
         });

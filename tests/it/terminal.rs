@@ -250,3 +250,47 @@ fn a_terminal_that_hangs_up_stops_a_duel_with_its_games_recorded() {
         .count();
     assert_eq!(logs, rows.len(), "a game started and was not recorded");
 }
+
+/// A tournament's progress bar on a terminal is drawn in block characters where the locale says
+/// the terminal takes UTF-8, and in ASCII where it does not (`LC_ALL=C`, cron's usual locale, or
+/// an old console), as the rest of arena's output is.
+#[test]
+fn the_progress_bar_is_ascii_where_the_locale_is_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("t.toml");
+    std::fs::write(
+        &spec,
+        "name = \"t\"\ngame = \"roshambo\"\ngames_per_pairing = 4\nseed = 1\n[params]\nrounds = 3\n\
+         [[bot]]\nname = \"a\"\ncommand = \"builtin:random\"\n\
+         [[bot]]\nname = \"b\"\ncommand = \"builtin:counter\"\n",
+    )
+    .unwrap();
+    let on_a_terminal = |locale: &str, out: &str| {
+        let output = std::process::Command::new("python3")
+            .arg(format!(
+                "{}/tests/bots/on_a_terminal.py",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .arg(arena_bin())
+            .arg("run")
+            .arg(&spec)
+            .arg("--out")
+            .arg(dir.path().join(out))
+            .env("LC_ALL", locale)
+            .env("TERM", "xterm")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let ascii = on_a_terminal("C", "c");
+    assert!(ascii.contains("\nexit 0"), "{ascii}");
+    assert!(
+        ascii.contains("4/4 games"),
+        "the bar was not drawn: {ascii}"
+    );
+    assert!(ascii.is_ascii(), "{ascii}");
+    // Control: the same on a UTF-8 locale draws the blocks.
+    let utf8 = on_a_terminal("C.UTF-8", "u");
+    assert!(utf8.contains("4/4 games"), "{utf8}");
+    assert!(utf8.contains('█'), "{utf8}");
+}
