@@ -131,10 +131,19 @@ fn block_on(work: impl Future<Output = arena::error::Result<()>>) -> arena::erro
 fn block_on_one_thread(
     work: impl Future<Output = arena::error::Result<()>>,
 ) -> arena::error::Result<()> {
+    // A thread for blocking work (the journal's syncs) started now and kept: tokio panics when it
+    // cannot start one and has none, as under a low limit on processes once the bots have
+    // taken the rest; with one, the work waits for it.
+    arena::engine::threads::can_start(1).map_err(arena::Error::io(
+        "starting a thread (is the limit on processes, `ulimit -u`, too low?)",
+    ))?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        .thread_keep_alive(Duration::from_secs(u64::from(u32::MAX)))
         .build()
-        .expect("the runtime starts");
+        .map_err(arena::Error::io("starting the runtime"))?;
+    rt.block_on(rt.spawn_blocking(|| ()))
+        .map_err(|e| arena::Error::io("starting a thread")(std::io::Error::other(e)))?;
     let result = rt.block_on(work);
     // A read of the terminal (a person's seat) blocks a thread until the next line; do not wait.
     rt.shutdown_timeout(Duration::from_millis(50));

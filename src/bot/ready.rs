@@ -369,7 +369,7 @@ pub fn watch(
     input: FileId,
     begun: Instant,
 ) -> oneshot::Receiver<Duration> {
-    static WATCHER: OnceLock<mpsc::Sender<Watch>> = OnceLock::new();
+    static WATCHER: OnceLock<Option<mpsc::Sender<Watch>>> = OnceLock::new();
     let (tx, rx) = oneshot::channel();
     let watch = Watch {
         root,
@@ -386,11 +386,14 @@ pub fn watch(
         std::thread::Builder::new()
             .name("arena-ready".into())
             .spawn(move || watcher(rx))
-            .expect("a thread can be started");
-        tx
+            .ok()
+            .map(|_| tx)
     });
-    // The thread lives as long as arena: the send cannot fail.
-    let _ = sender.send(watch);
+    // The thread lives as long as arena: the send cannot fail. Where it could not start (a
+    // limit on processes), the watch is dropped with its sender, and the start goes unseen.
+    if let Some(sender) = sender {
+        let _ = sender.send(watch);
+    }
     rx
 }
 

@@ -31,6 +31,31 @@ pub fn release_free_memory() {
     }
 }
 
+/// Whether `n` more threads can be started now: each is started, and all are let go.
+pub fn can_start(n: usize) -> std::io::Result<()> {
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let wait = Arc::new(Mutex::new(wait));
+    let started = (0..n)
+        .map(|_| {
+            let wait = Arc::clone(&wait);
+            std::thread::Builder::new().spawn(move || {
+                let _ = wait.lock().map(|w| w.recv());
+            })
+        })
+        .collect::<Vec<_>>();
+    drop(release);
+    let mut failed = None;
+    for thread in started {
+        match thread {
+            Ok(t) => {
+                let _ = t.join();
+            }
+            Err(e) => failed = Some(e),
+        }
+    }
+    failed.map_or(Ok(()), Err)
+}
+
 /// The runtimes games are spread over, and how many games run at once.
 pub struct GameThreads {
     pool: LocalPoolHandle,
@@ -53,10 +78,13 @@ impl Drop for Live {
 }
 
 impl GameThreads {
-    /// For `jobs` games at once, on up to `threads` threads.
+    /// For `jobs` games at once, on up to `threads` threads; an error if they cannot be started
+    /// (a limit on processes: `ulimit -u`), where tokio-util's pool would panic.
     pub fn new(jobs: usize, threads: usize) -> std::io::Result<GameThreads> {
+        let threads = jobs.min(threads).max(1);
+        can_start(threads)?;
         Ok(GameThreads {
-            pool: LocalPoolHandle::new(jobs.min(threads).max(1)),
+            pool: LocalPoolHandle::new(threads),
             jobs,
             games: Mutex::default(),
             live: Arc::default(),

@@ -396,7 +396,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     // program blocks its thread until the program has exec'd.
     crate::bot::process::one_bot_at_a_time(jobs == 1 && !spec.ponder);
     let threads = GameThreads::new(jobs, threads::cores())
-        .map_err(Error::io("starting the games' threads".to_string()))?;
+        .map_err(Error::io("starting the games' threads (is the limit on processes, `ulimit -u`, too low?)".to_string()))?;
     let check = |job: &Job| on_record.holds(job);
     let outcome = if let Schedule::ByRound { pair } = spec.format.schedule() {
         let run = (&spec, dir.as_path(), &threads);

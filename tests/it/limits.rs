@@ -476,3 +476,72 @@ fn games_at_once_are_cut_to_what_a_low_hard_limit_holds() {
     assert!(stderr.contains(", 7 at a time,"), "{stderr}");
     assert_eq!(said, ["nofile 300 300"], "{stderr}");
 }
+
+/// Under a limit on processes (`ulimit -u`) too low for arena's own threads, or for its bots
+/// besides, a duel says why and exits 1, or plays what it can and says which games it could not
+/// set up: never a panic (it panicked where a thread could not start: the games' pool, the
+/// start-up watcher, the journal's blocking thread). Needs root, to run arena as a user of its
+/// own: the limit counts every process of the user, and root is not held to it.
+#[test]
+fn a_limit_on_processes_too_low_for_arena_is_said_never_a_panic() {
+    use std::os::unix::process::CommandExt;
+    require_root();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    let mut outcomes = Vec::new();
+    for n in 3..=9u32 {
+        let uid = 64_000 + std::process::id() % 1000 * 10 + n;
+        let out = dir.path().join(format!("out{n}"));
+        let mut cmd = std::process::Command::new(arena_bin());
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "duel",
+                "builtin:random",
+                "/usr/bin/python3 bots/roshambo/random.py",
+            ])
+            .args([
+                "--game", "roshambo", "-a", "rounds=3", "--games", "4", "--jobs", "2",
+            ])
+            .arg("--out")
+            .arg(&out);
+        // SAFETY: these calls are async-signal-safe, and nothing else runs before exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                use nix::unistd::{Gid, Uid, setgid, setgroups, setuid};
+                let limit = u64::from(n);
+                setgroups(&[])?;
+                setgid(Gid::from_raw(uid))?;
+                nix::sys::resource::setrlimit(
+                    nix::sys::resource::Resource::RLIMIT_NPROC,
+                    limit,
+                    limit,
+                )?;
+                setuid(Uid::from_raw(uid))?;
+                Ok(())
+            });
+        }
+        let output = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(!stderr.contains("panicked"), "ulimit -u {n}: {stderr}");
+        let code = output.status.code();
+        assert!(
+            matches!(code, Some(0 | 1)),
+            "ulimit -u {n}: {code:?}: {stderr}"
+        );
+        if code == Some(1) {
+            assert!(
+                stderr.contains("is the limit on processes, `ulimit -u`, too low?")
+                    || stderr.contains("could not be played"),
+                "ulimit -u {n}: {stderr}"
+            );
+        }
+        outcomes.push(code);
+    }
+    // The lowest limits are said at once; a generous one plays every game.
+    assert_eq!(outcomes[0], Some(1), "{outcomes:?}");
+    assert_eq!(outcomes.last(), Some(&Some(0)), "{outcomes:?}");
+}

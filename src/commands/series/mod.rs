@@ -318,7 +318,7 @@ pub async fn run(args: Options) -> Result<()> {
         1 => None,
         _ => Some(
             GameThreads::new(jobs, cores())
-                .map_err(Error::io("starting the threads games run on"))?,
+                .map_err(Error::io("starting the threads games run on (is the limit on processes, `ulimit -u`, too low?)"))?,
         ),
     };
     let finished = games_over(&duel, threads.as_ref(), args.games as usize);
