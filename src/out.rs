@@ -13,6 +13,21 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// How many columns of a terminal `text` takes: a wide character (CJK) two, a combining mark
+/// none; what tables are aligned by, where a count of characters put wide names out of line.
+pub fn columns(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
+/// `text` set in `width` columns, to the left or to the right.
+pub fn padded(text: &str, width: usize, left: bool) -> String {
+    let fill = " ".repeat(width.saturating_sub(columns(text)));
+    match left {
+        true => format!("{text}{fill}"),
+        false => format!("{fill}{text}"),
+    }
+}
+
 /// Print a line of results.
 pub fn line(text: &str) {
     let _ = writeln!(std::io::stdout().lock(), "{}", shown(text));

@@ -214,17 +214,14 @@ pub fn text(table: &[Standing]) -> String {
             .map(|t| shown.iter().map(|s| (s.cell)(t)).collect::<Vec<_>>()),
     );
     let widths: Vec<usize> = (0..shown.len())
-        .map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0))
+        .map(|i| lines.iter().map(|l| crate::out::columns(&l[i])).max().unwrap_or(0))
         .collect();
     let mut out = String::new();
     for line in &lines {
         for (i, (cell, s)) in line.iter().zip(&shown).enumerate() {
             let width = widths[i];
             out.push_str(&" ".repeat(s.gap));
-            match s.left {
-                true => out.push_str(&format!("{cell:<width$}")),
-                false => out.push_str(&format!("{cell:>width$}")),
-            }
+            out.push_str(&crate::out::padded(cell, width, s.left));
         }
         out.truncate(out.trim_end().len());
         out.push('\n');
@@ -286,6 +283,23 @@ mod tests {
         let serde = String::from_utf8(w.into_inner().unwrap()).unwrap();
         assert_eq!(String::from_utf8(standings_csv(&table)).unwrap(), serde);
         assert!(standings_csv(&[]).is_empty());
+    }
+
+    /// Names of wide characters (CJK, two columns each) or with combining marks keep the
+    /// columns in line on a terminal: widths are counted in columns, not characters.
+    #[test]
+    fn wide_names_keep_the_printed_table_in_line() {
+        let names = ["Zoë 日本", "e\u{301}ve", "plain"].map(String::from);
+        let rows = [
+            row(1, &names[0], &names[1], [1, 2]),
+            row(2, &names[1], &names[2], [1, 1]),
+            row(3, &names[2], &names[0], [2, 1]),
+        ];
+        let table = standings(&names, &rows, 2);
+        let text = text(&table);
+        let lines: Vec<&str> = text.lines().collect();
+        let ends: Vec<usize> = lines.iter().map(|l| crate::out::columns(l)).collect();
+        assert!(ends.iter().all(|&e| e == ends[0]), "ragged: {ends:?}\n{text}");
     }
 
     /// The printed table takes its columns from the same list, per form, and keeps each

@@ -246,7 +246,7 @@ pub fn grades_csv(references: &[String], grades: &[Grade]) -> Vec<u8> {
 pub fn grades_text(references: &[String], grades: &[Grade]) -> String {
     let width =
         |it: &mut dyn Iterator<Item = usize>, least: usize| it.max().unwrap_or(0).max(least);
-    let name_w = width(&mut grades.iter().map(|g| g.student.chars().count()), 7);
+    let name_w = width(&mut grades.iter().map(|g| crate::out::columns(&g.student)), 7);
     let mut columns: Vec<String> = references.iter().map(|r| format!("vs {r}")).collect();
     columns.extend(["total", "failures"].map(String::from));
     let mut lines = Vec::new();
@@ -263,12 +263,16 @@ pub fn grades_text(references: &[String], grades: &[Grade]) -> String {
     let widths: Vec<usize> = columns
         .iter()
         .enumerate()
-        .map(|(i, c)| width(&mut lines.iter().map(|(_, cells)| cells[i].len()), c.len()))
+        .map(|(i, c)| {
+            let cells = &mut lines.iter().map(|(_, cells)| crate::out::columns(&cells[i]));
+            width(cells, crate::out::columns(c))
+        })
         .collect();
     let row = |name: &str, cells: &[String], last: &str| {
-        let mut s = format!("{name:<name_w$}");
-        for (c, w) in cells.iter().zip(&widths) {
-            s.push_str(&format!("  {c:>w$}"));
+        let mut s = crate::out::padded(name, name_w, true);
+        for (c, &w) in cells.iter().zip(&widths) {
+            s.push_str("  ");
+            s.push_str(&crate::out::padded(c, w, false));
         }
         if !last.is_empty() {
             s.push_str(&format!("  {last}"));
