@@ -53,29 +53,37 @@ pub fn per_game(players: usize, referee: bool, sdk: bool) -> usize {
 }
 
 /// The games to run at once: `jobs`, or as many as this process's limit on open files holds if
-/// that is fewer (at least one), with the words that say why.
-pub fn games_at_once(jobs: usize, per_game: usize) -> (usize, Option<String>) {
+/// that is fewer, with the words that say why; an error if it holds not even one (every game
+/// would fail to set up).
+pub fn games_at_once(jobs: usize, per_game: usize) -> Result<(usize, Option<String>), String> {
     let Ok((limit, _)) = getrlimit(Resource::RLIMIT_NOFILE) else {
-        return (jobs, None);
+        return Ok((jobs, None));
     };
     let fit = fitting(limit, per_game);
+    if fit == 0 {
+        return Err(format!(
+            "a game needs about {} open files, and this process may open {limit} (its hard \
+             limit, `ulimit -Hn`): raise it",
+            OWN + per_game
+        ));
+    }
     if jobs <= fit {
-        return (jobs, None);
+        return Ok((jobs, None));
     }
     let need = OWN + jobs * per_game;
     let why = format!(
         "{jobs} games at once would hold about {need} open files, and this process may open \
          {limit} (its hard limit, `ulimit -Hn`): playing {fit} at a time"
     );
-    (fit, Some(why))
+    Ok((fit, Some(why)))
 }
 
-/// How many games of `per_game` descriptors fit in a limit of `limit`, at least one.
+/// How many games of `per_game` descriptors fit in a limit of `limit`.
 fn fitting(limit: u64, per_game: usize) -> usize {
     let room = usize::try_from(limit)
         .unwrap_or(usize::MAX)
         .saturating_sub(OWN);
-    (room / per_game.max(1)).max(1)
+    room / per_game.max(1)
 }
 
 #[cfg(test)]
@@ -92,10 +100,11 @@ mod tests {
     }
 
     #[test]
-    fn the_games_at_once_fit_the_limit_and_at_least_one_is_played() {
+    fn the_games_at_once_fit_the_limit() {
         assert_eq!(fitting(1024, 24), (1024 - OWN) / 24);
         assert_eq!(fitting(20_000, 43), 462);
-        assert_eq!(fitting(64, 24), 1);
+        assert_eq!(fitting(OWN as u64 + 23, 24), 0);
+        assert_eq!(fitting(64, 24), 0);
         assert_eq!(fitting(u64::MAX, 24), (usize::MAX - OWN) / 24);
     }
 
@@ -103,8 +112,8 @@ mod tests {
     fn jobs_within_the_limit_are_kept_and_more_are_cut_with_a_reason() {
         let (limit, _) = getrlimit(Resource::RLIMIT_NOFILE).unwrap();
         let fit = fitting(limit, 24);
-        assert_eq!(games_at_once(1, 24), (1, None));
-        let (n, why) = games_at_once(fit + 1, 24);
+        assert_eq!(games_at_once(1, 24), Ok((1, None)));
+        let (n, why) = games_at_once(fit + 1, 24).unwrap();
         assert_eq!(n, fit);
         let why = why.unwrap();
         assert!(why.contains(&format!("playing {fit} at a time")), "{why}");

@@ -362,6 +362,17 @@ impl Progress {
 }
 
 pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
+    let jobs = opts
+        .jobs
+        .or(spec.jobs)
+        .unwrap_or_else(threads::cores)
+        .max(1);
+    let sdk = crate::referee::sdk::is_sdk_game(spec.game, &spec.params);
+    let per_game = descriptors::per_game(spec.players, spec.referee.is_some(), sdk);
+    let (jobs, cut) = descriptors::games_at_once(jobs, per_game).map_err(Error::Usage)?;
+    if let Some(why) = cut {
+        crate::out::warn(&format!("arena: jobs: {why}"));
+    }
     let dir = results_dir(&spec, &opts)?;
     let first_night = spec.ladder && !dir.join("games.csv").exists();
     std::fs::create_dir_all(dir.join("logs"))
@@ -370,17 +381,6 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
     check_dirs_apart(&spec, &dir)?;
     let mut results = Results::open(&dir, &spec)?;
     let mut record = record::Record::open(&dir, &spec, &results.rows, opts.shard)?;
-    let jobs = opts
-        .jobs
-        .or(spec.jobs)
-        .unwrap_or_else(threads::cores)
-        .max(1);
-    let sdk = crate::referee::sdk::is_sdk_game(spec.game, &spec.params);
-    let per_game = descriptors::per_game(spec.players, spec.referee.is_some(), sdk);
-    let (jobs, cut) = descriptors::games_at_once(jobs, per_game);
-    if let Some(why) = cut {
-        crate::out::warn(&format!("arena: jobs: {why}"));
-    }
     let index: BTreeMap<&str, usize> = spec
         .bots
         .iter()

@@ -545,3 +545,34 @@ fn a_limit_on_processes_too_low_for_arena_is_said_never_a_panic() {
     assert_eq!(outcomes[0], Some(1), "{outcomes:?}");
     assert_eq!(outcomes.last(), Some(&Some(0)), "{outcomes:?}");
 }
+
+/// A hard limit on open files too low for even one game is said before any game is tried, and
+/// no results folder is made: every game would fail to set up, each three times.
+#[test]
+fn a_limit_on_open_files_too_low_for_one_game_is_said_at_once() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let bot = bot("nofile_rps.py", "");
+    let mut cmd = std::process::Command::new(arena_bin());
+    cmd.args([
+        "duel", &bot, &bot, "--game", "roshambo", "-a", "rounds=2", "--games", "2",
+    ])
+    .arg("--out")
+    .arg(&out);
+    // SAFETY: setrlimit is async-signal-safe, and nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            nix::sys::resource::setrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE, 64, 64)
+                .map_err(std::io::Error::from)
+        });
+    }
+    let output = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("open files, and this process may open 64 (its hard limit"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "{stderr}");
+}

@@ -421,7 +421,7 @@ fn jobs(args: &Options, bots: &mut [BotSpec], spectator: bool) -> Result<usize> 
     let m = &args.matched;
     let sdk = crate::referee::sdk::is_sdk_game(m.game, &m.params);
     let per_game = descriptors::per_game(bots.len(), m.referee.is_some(), sdk);
-    let (jobs, cut) = descriptors::games_at_once(jobs, per_game);
+    let (jobs, cut) = descriptors::games_at_once(jobs, per_game).map_err(Error::Usage)?;
     if let Some(why) = cut {
         crate::out::warn(&format!("arena: --jobs: {why}"));
     }
