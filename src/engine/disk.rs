@@ -46,6 +46,12 @@ pub fn is_full(e: &Error) -> bool {
         .is_some_and(|n| n == nix::libc::ENOSPC || n == nix::libc::EDQUOT)
 }
 
+/// Whether arena failed at its limit on file size (`ulimit -f`): a write past it fails with
+/// EFBIG (arena ignores SIGXFSZ), and the remedy is to raise it.
+pub fn is_past_file_size(e: &Error) -> bool {
+    matches!(e, Error::Io { source, .. } if source.raw_os_error() == Some(nix::libc::EFBIG))
+}
+
 /// Append rows to games.csv and wait for the disk. Rows cut short (a full disk) are cut off
 /// again, so that a resume plays their games rather than finding half a line.
 pub fn append_synced(file: &File, bytes: &[u8]) -> std::io::Result<()> {

@@ -620,6 +620,8 @@ fn conclude(dir: &Path, results: &Results, outcome: Outcome, interrupted: bool) 
     if let Some(halt) = outcome.halted {
         let remedy = if halt.full {
             format!("Free some space on the disk of {}", dir.display())
+        } else if halt.file_size {
+            "Raise the limit on file size (`ulimit -f`)".to_string()
         } else {
             "Mend that".to_string()
         };

@@ -39,6 +39,8 @@ pub(super) struct Halt {
     pub(super) why: String,
     /// For want of space: the remedy is to free some.
     pub(super) full: bool,
+    /// At the limit on file size: the remedy is to raise it.
+    pub(super) file_size: bool,
 }
 
 /// The first reason to stop, shared by the workers (which start no game once it is set) and the
@@ -151,7 +153,11 @@ fn start(
                 if disk::too_full(&dir, min_free_mb).is_some() {
                     crate::bot::reaper::swept().await;
                     if let Some(why) = disk::too_full(&dir, min_free_mb) {
-                        halted.set(Halt { why, full: true });
+                        halted.set(Halt {
+                            why,
+                            full: true,
+                            file_size: false,
+                        });
                         return false;
                     }
                 }
@@ -214,6 +220,7 @@ fn over(
             ));
             halted.set(Halt {
                 full: disk::is_full(&e),
+                file_size: disk::is_past_file_size(&e),
                 why: e.to_string(),
             });
             return Ok(());
@@ -238,6 +245,7 @@ fn recorded(
             if let Some(Err(e)) = tables {
                 halted.set(Halt {
                     full: disk::is_full(&e),
+                file_size: disk::is_past_file_size(&e),
                     why: e.to_string(),
                 });
             }
@@ -252,6 +260,7 @@ fn recorded(
             ));
             halted.set(Halt {
                 full: disk::is_full(&e),
+                file_size: disk::is_past_file_size(&e),
                 why: e.to_string(),
             });
             return;

@@ -376,44 +376,50 @@ fn a_duel_and_a_check_do_not_blame_the_bot_for_arenas_setup() {
 }
 
 /// A limit on file size (`ulimit -f`) is met as a full disk is: the write fails, arena says
-/// which file and why, keeps what it recorded and exits 1, leaving no temporary file. The
-/// kernel's SIGXFSZ used to kill it mid-write, silently.
+/// which file and why, keeps what it recorded and exits 1, leaving no temporary file; a
+/// tournament says which limit to raise. The kernel's SIGXFSZ used to kill it mid-write,
+/// silently.
 #[test]
 fn a_limit_on_file_size_stops_arena_with_its_reason_not_a_signal() {
     use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
-    cmd.args([
-        "duel",
-        "builtin:random",
-        "builtin:greedy",
-        "--game",
-        "royalur",
-    ])
-    .args(["--games", "4", "--seed", "1", "--out"])
-    .arg(&out);
-    // SAFETY: setrlimit is async-signal-safe, and nothing else runs between fork and exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            let limit = 16 * 1024;
-            nix::sys::resource::setrlimit(nix::sys::resource::Resource::RLIMIT_FSIZE, limit, limit)
-                .map_err(std::io::Error::from)
-        });
-    }
-    let output = cmd.output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(
-        output.status.code(),
-        Some(1),
-        "{:?}: {stderr}",
-        output.status
+    let spec = spec(
+        dir.path(),
+        "name = \"t\"\ngame = \"royalur\"\ngames_per_pairing = 2\nseed = 1\n\
+         [[bot]]\nname = \"a\"\ncommand = \"builtin:random\"\n\
+         [[bot]]\nname = \"b\"\ncommand = \"builtin:greedy\"\n",
     );
-    assert!(stderr.contains("File too large"), "{stderr}");
-    let stray: Vec<_> = std::fs::read_dir(&out)
-        .unwrap()
-        .filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned()))
-        .filter(|n| n.starts_with(".tmp"))
-        .collect();
-    assert!(stray.is_empty(), "{stray:?}");
+    let spec = spec.to_string_lossy().into_owned();
+    let duel = "duel builtin:random builtin:greedy --game royalur --games 4 --out";
+    let run = format!("run {spec} --out");
+    for (args, out) in [(duel, "duel"), (run.as_str(), "run")] {
+        let out = dir.path().join(out);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+        cmd.args(args.split(' ')).arg(&out);
+        // SAFETY: setrlimit is async-signal-safe, and nothing else runs between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let limit = 16 * 1024;
+                let fsize = nix::sys::resource::Resource::RLIMIT_FSIZE;
+                nix::sys::resource::setrlimit(fsize, limit, limit).map_err(std::io::Error::from)
+            });
+        }
+        let output = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let code = output.status.code();
+        assert_eq!(code, Some(1), "{args}: {:?}: {stderr}", output.status);
+        assert!(stderr.contains("File too large"), "{stderr}");
+        if args.starts_with("run") {
+            assert!(
+                stderr.contains("Raise the limit on file size (`ulimit -f`)"),
+                "{stderr}"
+            );
+        }
+        let stray: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned()))
+            .filter(|n| n.starts_with(".tmp"))
+            .collect();
+        assert!(stray.is_empty(), "{stray:?}");
+    }
 }
