@@ -78,6 +78,15 @@ pub fn games_at_once(jobs: usize, per_game: usize) -> Result<(usize, Option<Stri
     Ok((fit, Some(why)))
 }
 
+/// `games_at_once`, its cut said on stderr after `option` (how the user gave the number).
+pub fn cap_jobs(jobs: usize, per_game: usize, option: &str) -> Result<usize, String> {
+    let (jobs, cut) = games_at_once(jobs, per_game)?;
+    if let Some(why) = cut {
+        crate::out::warn(&format!("arena: {option}: {why}"));
+    }
+    Ok(jobs)
+}
+
 /// How many games of `per_game` descriptors fit in a limit of `limit`.
 fn fitting(limit: u64, per_game: usize) -> usize {
     let room = usize::try_from(limit)

@@ -8,7 +8,7 @@
 /// How far an interruption has gone: 0 none, 1 finish running games, 2 abandon them.
 pub type Stop = tokio::sync::watch::Receiver<u8>;
 
-/// Watch for SIGINT and SIGTERM from now on (the handlers are in place when this returns), on
+/// Watch for SIGINT, SIGTERM and SIGHUP from now on (the handlers are in place when this returns), on
 /// the current runtime. `abandoned` says, after "abandoning the running games; ", what becomes
 /// of them.
 pub fn watch_signals(abandoned: &'static str) -> Stop {

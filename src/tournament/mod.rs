@@ -369,10 +369,7 @@ pub async fn run(spec: Spec, opts: RunOptions) -> Result<()> {
         .max(1);
     let sdk = crate::referee::sdk::is_sdk_game(spec.game, &spec.params);
     let per_game = descriptors::per_game(spec.players, spec.referee.is_some(), sdk);
-    let (jobs, cut) = descriptors::games_at_once(jobs, per_game).map_err(Error::Usage)?;
-    if let Some(why) = cut {
-        crate::out::warn(&format!("arena: jobs: {why}"));
-    }
+    let jobs = descriptors::cap_jobs(jobs, per_game, "jobs").map_err(Error::Usage)?;
     let dir = results_dir(&spec, &opts)?;
     let first_night = spec.ladder && !dir.join("games.csv").exists();
     std::fs::create_dir_all(dir.join("logs"))

@@ -421,10 +421,7 @@ fn jobs(args: &Options, bots: &mut [BotSpec], spectator: bool) -> Result<usize> 
     let m = &args.matched;
     let sdk = crate::referee::sdk::is_sdk_game(m.game, &m.params);
     let per_game = descriptors::per_game(bots.len(), m.referee.is_some(), sdk);
-    let (jobs, cut) = descriptors::games_at_once(jobs, per_game).map_err(Error::Usage)?;
-    if let Some(why) = cut {
-        crate::out::warn(&format!("arena: --jobs: {why}"));
-    }
+    let jobs = descriptors::cap_jobs(jobs, per_game, "--jobs").map_err(Error::Usage)?;
     if jobs > 1 {
         for b in bots.iter_mut() {
             b.console = false;
